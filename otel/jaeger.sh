@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Builds Jaeger once (cached by the hash of this module's go.sum), then starts
+# or stops it on loopback with otel/jaeger.yaml.
+#
+#   otel/jaeger.sh build   # print the binary's path, building it if needed
+#   otel/jaeger.sh start   # start in the background, wait until ready, print the PID file
+#   otel/jaeger.sh stop    # stop the instance started by "start"
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+cache=${SIGNAL_BOT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/signal-bot}
+key=$(cat "$here/go.mod" "$here/go.sum" | sha256sum | cut -c1-16)
+bin="$cache/jaeger-$key"
+run=${JAEGER_RUN_DIR:-$cache/run}
+pidfile="$run/jaeger.pid"
+logfile="$run/jaeger.log"
+
+build() {
+	if [ ! -x "$bin" ]; then
+		mkdir -p "$cache"
+		echo "jaeger: building $bin (first time: several minutes)" >&2
+		(cd "$here" && CGO_ENABLED=0 go build -trimpath -o "$bin.tmp" github.com/jaegertracing/jaeger/cmd/jaeger)
+		mv "$bin.tmp" "$bin"
+	fi
+	echo "$bin"
+}
+
+ready() {
+	curl -fsS -o /dev/null http://127.0.0.1:13133/status 2>/dev/null &&
+		curl -fsS -o /dev/null http://127.0.0.1:16686/api/services 2>/dev/null
+}
+
+start() {
+	build >/dev/null
+	mkdir -p "$run"
+	if [ -f "$pidfile" ] && kill -0 "$(cat "$pidfile")" 2>/dev/null; then
+		echo "jaeger: already running (pid $(cat "$pidfile"))" >&2
+		return 0
+	fi
+	"$bin" --config "$here/jaeger.yaml" >"$logfile" 2>&1 &
+	echo $! >"$pidfile"
+	for _ in $(seq 1 100); do
+		if ready; then
+			echo "jaeger: ready (pid $(cat "$pidfile")); UI http://127.0.0.1:16686, OTLP http://127.0.0.1:4318" >&2
+			return 0
+		fi
+		if ! kill -0 "$(cat "$pidfile")" 2>/dev/null; then
+			echo "jaeger: exited at start; log:" >&2
+			cat "$logfile" >&2
+			return 1
+		fi
+		sleep 0.1
+	done
+	echo "jaeger: not ready after 10 s; log:" >&2
+	cat "$logfile" >&2
+	return 1
+}
+
+stop() {
+	[ -f "$pidfile" ] || return 0
+	pid=$(cat "$pidfile")
+	kill "$pid" 2>/dev/null || true
+	for _ in $(seq 1 50); do
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	kill -9 "$pid" 2>/dev/null || true
+	rm -f "$pidfile"
+}
+
+case "${1:-}" in
+build) build ;;
+start) start ;;
+stop) stop ;;
+*)
+	echo "usage: $0 build|start|stop" >&2
+	exit 2
+	;;
+esac
