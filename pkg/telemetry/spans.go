@@ -1,0 +1,73 @@
+package telemetry
+
+import "go.opentelemetry.io/otel/attribute"
+
+// TracerName is the instrumentation scope name the bot's own spans use.
+const TracerName = "signal-bot"
+
+// Span names of the frame path. Keep them in step with otel/SPANS.md.
+const (
+	// SpanFrame is the root span of a frame's trace: a new root per frame,
+	// kind Consumer, started at the websocket read time.
+	SpanFrame = "frame"
+	// SpanQueue is the wait from the read time to a free slot, started with
+	// trace.WithTimestamp(readTime).
+	SpanQueue = "queue"
+	// SpanDispatch covers parsing, scope, aliases and the per-sender lock.
+	SpanDispatch = "dispatch"
+	// SpanSenderLock is the wait for the per-sender lock, a child of dispatch.
+	SpanSenderLock = "sender.lock"
+	// SpanHandler is the command's handler; it carries AttrCommand.
+	SpanHandler = "handler"
+)
+
+// Attribute keys of the span model. Nothing else about a person is recorded:
+// no phone numbers, UUIDs, names, message text or group ids.
+const (
+	// AttrCommand is the resolved command name, on the handler span.
+	AttrCommand = attribute.Key("bot.command")
+	// AttrLeg marks an HTTP client span as LegUpstream or LegSend.
+	AttrLeg = attribute.Key("bot.leg")
+	// AttrSynthetic is true on a frame injected by /_selftest.
+	AttrSynthetic = attribute.Key("bot.synthetic")
+	// AttrSender is the sender as SenderHash, never the number or UUID.
+	AttrSender = attribute.Key("bot.sender")
+	// AttrChat is ChatGroup or ChatDirect.
+	AttrChat = attribute.Key("bot.chat")
+	// AttrArgsLen is the length in bytes of the command's arguments.
+	AttrArgsLen = attribute.Key("bot.args.len")
+	// AttrOutcome is what became of the frame, one of the Outcome values.
+	AttrOutcome = attribute.Key("bot.outcome")
+)
+
+// Values of AttrLeg.
+const (
+	// LegUpstream marks calls to third-party APIs (The Cat API, Wikimedia).
+	LegUpstream = "upstream"
+	// LegSend marks calls to the Signal REST API (POST /v2/send and others).
+	LegSend = "send"
+)
+
+// Values of AttrChat.
+const (
+	// ChatGroup is a message in a group.
+	ChatGroup = "group"
+	// ChatDirect is a one-to-one message.
+	ChatDirect = "direct"
+)
+
+// Values of AttrOutcome.
+const (
+	// OutcomeServed means a reply was sent.
+	OutcomeServed = "served"
+	// OutcomeIgnored means the frame needed no reply (receipt, typing, no command...).
+	OutcomeIgnored = "ignored"
+	// OutcomeCooldown means the command was refused by its cooldown.
+	OutcomeCooldown = "cooldown"
+	// OutcomeUnknown means the text looked like a command nobody knows.
+	OutcomeUnknown = "unknown"
+	// OutcomeError means the handler or the send failed.
+	OutcomeError = "error"
+	// OutcomeDropped means the intake FIFO was full.
+	OutcomeDropped = "dropped"
+)
