@@ -1,0 +1,97 @@
+package sim
+
+// The wire structs of one websocket frame, in signal-cli 0.14.x's field order
+// (signal-api.md §1.2). Pointers are the fields that may be null; omitempty marks the
+// fields that appear only when set.
+
+// frame is one websocket text frame: the raw params of a JSON-RPC "receive" notification.
+type frame struct {
+	Envelope envelope `json:"envelope"`
+	Account  string   `json:"account"`
+}
+
+type envelope struct {
+	Source                   *string         `json:"source"`
+	SourceNumber             *string         `json:"sourceNumber"`
+	SourceUUID               *string         `json:"sourceUuid"`
+	SourceName               *string         `json:"sourceName"`
+	SourceDevice             int             `json:"sourceDevice"`
+	Timestamp                int64           `json:"timestamp"`
+	ServerReceivedTimestamp  int64           `json:"serverReceivedTimestamp"`
+	ServerDeliveredTimestamp int64           `json:"serverDeliveredTimestamp"`
+	DataMessage              *dataMessage    `json:"dataMessage,omitempty"`
+	EditMessage              *editMessage    `json:"editMessage,omitempty"`
+	SyncMessage              *syncMessage    `json:"syncMessage,omitempty"`
+	ReceiptMessage           *receiptMessage `json:"receiptMessage,omitempty"`
+	TypingMessage            *typingMessage  `json:"typingMessage,omitempty"`
+}
+
+type dataMessage struct {
+	Timestamp          int64            `json:"timestamp"`
+	Message            *string          `json:"message"`
+	ExpiresInSeconds   int              `json:"expiresInSeconds"`
+	IsExpirationUpdate bool             `json:"isExpirationUpdate"`
+	ViewOnce           bool             `json:"viewOnce"`
+	Reaction           *reaction        `json:"reaction,omitempty"`
+	Attachments        []wireAttachment `json:"attachments,omitempty"`
+	GroupInfo          *groupInfo       `json:"groupInfo,omitempty"`
+}
+
+type groupInfo struct {
+	GroupID   string  `json:"groupId"`
+	GroupName *string `json:"groupName"`
+	Revision  int     `json:"revision"`
+	Type      string  `json:"type"`
+}
+
+type wireAttachment struct {
+	ContentType     string  `json:"contentType"`
+	Filename        *string `json:"filename"`
+	ID              string  `json:"id"`
+	Size            int     `json:"size"`
+	Width           *int    `json:"width"`
+	Height          *int    `json:"height"`
+	Caption         *string `json:"caption"`
+	UploadTimestamp int64   `json:"uploadTimestamp"`
+}
+
+type reaction struct {
+	Emoji               string `json:"emoji"`
+	TargetAuthor        string `json:"targetAuthor"`
+	TargetAuthorNumber  string `json:"targetAuthorNumber"`
+	TargetAuthorUUID    string `json:"targetAuthorUuid"`
+	TargetSentTimestamp int64  `json:"targetSentTimestamp"`
+	IsRemove            bool   `json:"isRemove"`
+}
+
+type editMessage struct {
+	TargetSentTimestamp int64       `json:"targetSentTimestamp"`
+	DataMessage         dataMessage `json:"dataMessage"`
+}
+
+// syncMessage carries sentMessage, whose data-message fields are flattened into it
+// (@JsonUnwrapped in signal-cli).
+type syncMessage struct {
+	SentMessage *sentMessage `json:"sentMessage,omitempty"`
+}
+
+type sentMessage struct {
+	Destination       *string `json:"destination"`
+	DestinationNumber *string `json:"destinationNumber"`
+	DestinationUUID   *string `json:"destinationUuid"`
+	dataMessage
+}
+
+type receiptMessage struct {
+	When       int64   `json:"when"`
+	IsDelivery bool    `json:"isDelivery"`
+	IsRead     bool    `json:"isRead"`
+	IsViewed   bool    `json:"isViewed"`
+	Timestamps []int64 `json:"timestamps"`
+}
+
+type typingMessage struct {
+	Action    string `json:"action"`
+	Timestamp int64  `json:"timestamp"`
+	GroupID   string `json:"groupId,omitempty"`
+}

@@ -1,0 +1,194 @@
+package sim
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"image"
+	"image/color"
+	"image/png"
+)
+
+// Offsets of the server timestamps from the envelope timestamp, as in signal-api.md §1.3.
+const (
+	serverReceivedOffset  = 120
+	serverDeliveredOffset = 180
+	uploadOffset          = -100
+)
+
+// buildFrame renders m as the frame the real server would send, and returns its timestamp.
+func (s *Sim) buildFrame(m Message) ([]byte, int64, error) {
+	ts := m.Timestamp
+	if ts == 0 {
+		ts = s.nextTimestamp()
+	}
+	var g *Group
+	if m.Group != "" {
+		rg, err := s.resolveGroup(m.Group)
+		if err != nil {
+			return nil, 0, fmt.Errorf("build %s frame: %w", m.Kind, err)
+		}
+		g = &rg
+	}
+	snd := senderOf(m)
+	if m.Kind == KindSync {
+		snd = sender{number: strPtr(s.number), uuid: UUIDOf(s.number), name: strPtr(m.Name)}
+	}
+	env := envelope{
+		SourceNumber: snd.number, SourceUUID: &snd.uuid, SourceName: snd.name, SourceDevice: 1,
+		Timestamp: ts, ServerReceivedTimestamp: ts + serverReceivedOffset,
+		ServerDeliveredTimestamp: ts + serverDeliveredOffset,
+	}
+	env.Source = snd.number
+	if env.Source == nil {
+		env.Source = &snd.uuid
+	}
+	if err := s.fillBody(&env, m, g); err != nil {
+		return nil, 0, fmt.Errorf("build %s frame: %w", m.Kind, err)
+	}
+	b, err := encodeFrame(frame{Envelope: env, Account: s.number})
+	if err != nil {
+		return nil, 0, fmt.Errorf("build %s frame: %w", m.Kind, err)
+	}
+	return b, ts, nil
+}
+
+// fillBody sets the one message part of env that m's kind calls for.
+func (s *Sim) fillBody(env *envelope, m Message, g *Group) error {
+	ts := env.Timestamp
+	switch m.Kind {
+	case KindText:
+		env.DataMessage = s.dataMessage(ts, strPtr(m.Text), g, "DELIVER", m.Attachments)
+	case KindAttachmentOnly:
+		atts := m.Attachments
+		if len(atts) == 0 {
+			atts = []InAttachment{{Data: placeholderPNG()}}
+		}
+		env.DataMessage = s.dataMessage(ts, nil, g, "DELIVER", atts)
+	case KindReaction:
+		emoji := m.Text
+		if emoji == "" {
+			emoji = "👍"
+		}
+		env.DataMessage = s.dataMessage(ts, nil, g, "DELIVER", nil)
+		env.DataMessage.Reaction = &reaction{
+			Emoji: emoji, TargetAuthor: s.number, TargetAuthorNumber: s.number,
+			TargetAuthorUUID: UUIDOf(s.number), TargetSentTimestamp: s.target(m, ts),
+		}
+	case KindGroupUpdate:
+		if g == nil {
+			return errors.New("a group update needs a group")
+		}
+		env.DataMessage = s.dataMessage(ts, nil, g, "UPDATE", nil)
+	case KindEdit:
+		dm := s.dataMessage(ts, strPtr(m.Text), g, "DELIVER", m.Attachments)
+		env.EditMessage = &editMessage{TargetSentTimestamp: s.target(m, ts), DataMessage: *dm}
+	case KindReceipt:
+		env.ReceiptMessage = &receiptMessage{
+			When: ts, IsDelivery: m.Text != "read" && m.Text != "viewed",
+			IsRead: m.Text == "read", IsViewed: m.Text == "viewed", Timestamps: []int64{s.target(m, ts)},
+		}
+	case KindTyping:
+		action := "STARTED"
+		if m.Text == "STOPPED" {
+			action = "STOPPED"
+		}
+		env.TypingMessage = &typingMessage{Action: action, Timestamp: ts}
+		if g != nil {
+			env.TypingMessage.GroupID = g.InternalID
+		}
+	case KindSync:
+		env.SyncMessage = &syncMessage{SentMessage: s.sentMessage(ts, m, g)}
+	default:
+		return fmt.Errorf("unknown message kind %d", int(m.Kind))
+	}
+	return nil
+}
+
+// dataMessage builds a data message; groupType is "DELIVER" or "UPDATE".
+func (s *Sim) dataMessage(ts int64, text *string, g *Group, groupType string, atts []InAttachment) *dataMessage {
+	dm := &dataMessage{Timestamp: ts, Message: text}
+	if g != nil {
+		dm.GroupInfo = &groupInfo{GroupID: g.InternalID, GroupName: strPtr(g.Name), Revision: groupRevision, Type: groupType}
+	}
+	for _, a := range atts {
+		dm.Attachments = append(dm.Attachments, s.wireAttachment(ts, a))
+	}
+	return dm
+}
+
+// sentMessage builds the sync transcript of a message the bot account sent to m's sender
+// or group.
+func (s *Sim) sentMessage(ts int64, m Message, g *Group) *sentMessage {
+	sm := &sentMessage{dataMessage: *s.dataMessage(ts, strPtr(m.Text), g, "DELIVER", m.Attachments)}
+	if g == nil {
+		to := senderOf(m)
+		sm.DestinationNumber, sm.DestinationUUID = to.number, &to.uuid
+		sm.Destination = to.number
+		if sm.Destination == nil {
+			sm.Destination = &to.uuid
+		}
+	}
+	return sm
+}
+
+// wireAttachment stores a and describes it as signal-cli does.
+func (s *Sim) wireAttachment(ts int64, a InAttachment) wireAttachment {
+	data := a.Data
+	if data == nil {
+		data = placeholderPNG()
+	}
+	mt, w, h := sniff(data)
+	if a.ContentType != "" {
+		mt = a.ContentType
+	}
+	if a.Width > 0 || a.Height > 0 {
+		w, h = a.Width, a.Height
+	}
+	wa := wireAttachment{
+		ContentType: mt, Filename: strPtr(a.Filename), ID: s.storeFile(data, mt), Size: len(data),
+		Caption: strPtr(a.Caption), UploadTimestamp: ts + uploadOffset,
+	}
+	if w > 0 && h > 0 {
+		wa.Width, wa.Height = &w, &h
+	}
+	return wa
+}
+
+// target returns the timestamp m refers to: m.Target, else the bot's last send, else just
+// before ts.
+func (s *Sim) target(m Message, ts int64) int64 {
+	if m.Target != 0 {
+		return m.Target
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if n := len(s.sent); n > 0 {
+		return s.sent[n-1].Timestamp
+	}
+	return ts - 1
+}
+
+// encodeFrame writes v as Jackson would: no HTML escaping, no trailing newline.
+func encodeFrame(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
+
+// placeholderPNG returns a small 4×3 PNG for attachments given without data.
+func placeholderPNG() []byte {
+	img := image.NewRGBA(image.Rect(0, 0, 4, 3))
+	for i := range img.Pix {
+		img.Pix[i] = 0x80
+	}
+	img.Set(0, 0, color.RGBA{R: 0xff, A: 0xff})
+	var buf bytes.Buffer
+	_ = png.Encode(&buf, img)
+	return buf.Bytes()
+}

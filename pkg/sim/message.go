@@ -1,0 +1,98 @@
+package sim
+
+import (
+	"crypto/sha256"
+	"fmt"
+	"strings"
+)
+
+// Message is one incoming event to deliver as a websocket frame.
+type Message struct {
+	// From is the sender's number. "" makes sourceNumber null (phone-number privacy); the bot
+	// must then reply to UUID. If From and UUID are both empty the sender is DefaultSender.
+	From string
+	// UUID is the sender's uuid; empty means UUIDOf(From).
+	UUID string
+	// Name is the sender's profile name; empty makes sourceName null.
+	Name string
+	// Group is the group's alias, REST id, internal id or name; empty is a direct message.
+	Group string
+	// Text is the message body; for reactions the emoji, for typing "STOPPED" or not, for
+	// receipts "read", "viewed" or not (delivery).
+	Text string
+	Kind Kind
+	// Attachments are files that came with the message (KindText, KindAttachmentOnly).
+	Attachments []InAttachment
+	// Timestamp is the envelope's timestamp in epoch ms; 0 means now.
+	Timestamp int64
+	// Target is the timestamp a receipt, reaction or edit refers to; 0 means the bot's last send.
+	Target int64
+}
+
+// InAttachment is a file attached to an incoming message. The simulator stores its bytes so
+// that GET /v1/attachments/{id} serves them, as signal-cli does.
+type InAttachment struct {
+	ContentType string `json:"content_type,omitempty"` // empty: sniffed from Data
+	Filename    string `json:"filename,omitempty"`     // empty: null in the frame
+	Data        []byte `json:"data,omitempty"`         // base64 in JSON; nil: a small PNG
+	Width       int    `json:"width,omitempty"`        // 0: decoded from Data when it is an image
+	Height      int    `json:"height,omitempty"`
+	Caption     string `json:"caption,omitempty"`
+}
+
+// UUIDOf returns the uuid the simulator gives the account with this number. It is
+// deterministic, so tests can predict where a reply to a privacy-enabled sender must go.
+func UUIDOf(number string) string {
+	sum := sha256.Sum256([]byte("signal-sim uuid " + number))
+	b := sum[:16]
+	b[6] = b[6]&0x0f | 0x40 // version 4
+	b[8] = b[8]&0x3f | 0x80 // RFC 4122 variant
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
+}
+
+// isUUID reports whether s is a canonical 36-character uuid.
+func isUUID(s string) bool {
+	if len(s) != 36 {
+		return false
+	}
+	for i, c := range s {
+		switch i {
+		case 8, 13, 18, 23:
+			if c != '-' {
+				return false
+			}
+		default:
+			if !strings.ContainsRune("0123456789abcdefABCDEF", c) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// sender is the resolved sender of a message.
+type sender struct {
+	number *string // nil when hidden
+	uuid   string
+	name   *string
+}
+
+// senderOf resolves m's sender, applying the defaults documented on Message.
+func senderOf(m Message) sender {
+	from, id := m.From, m.UUID
+	if from == "" && id == "" {
+		from = DefaultSender
+	}
+	if id == "" {
+		id = UUIDOf(from)
+	}
+	return sender{number: strPtr(from), uuid: id, name: strPtr(m.Name)}
+}
+
+// strPtr returns nil for "" and a pointer to s otherwise.
+func strPtr(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}

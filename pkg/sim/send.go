@@ -1,0 +1,189 @@
+package sim
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"net/http"
+	"strconv"
+	"time"
+)
+
+// SendShape is the 201 body of POST /v2/send.
+type SendShape int
+
+const (
+	// ShapeObject is the released shape (≤ 0.100): {"timestamp":"<ms>"}.
+	ShapeObject SendShape = iota
+	// ShapeArray is master's shape since 2026-07: [{"timestamp":"<ms>","errors":…}].
+	ShapeArray
+)
+
+// MarshalText writes "object" or "array".
+func (sh SendShape) MarshalText() ([]byte, error) {
+	if sh == ShapeArray {
+		return []byte("array"), nil
+	}
+	return []byte("object"), nil
+}
+
+// UnmarshalText reads "object" (or "") and "array".
+func (sh *SendShape) UnmarshalText(b []byte) error {
+	switch string(b) {
+	case "object", "":
+		*sh = ShapeObject
+	case "array":
+		*sh = ShapeArray
+	default:
+		return fmt.Errorf("unknown send shape %q (want object or array)", b)
+	}
+	return nil
+}
+
+// sendResult is one element of the array shape.
+type sendResult struct {
+	Timestamp string      `json:"timestamp"`
+	Errors    *sendErrors `json:"errors,omitempty"`
+}
+
+type sendErrors struct {
+	Recipients []recipientError `json:"recipients"`
+}
+
+type recipientError struct {
+	Username string `json:"username,omitempty"`
+	Number   string `json:"number,omitempty"`
+	UUID     string `json:"uuid,omitempty"`
+	Reason   string `json:"reason"`
+}
+
+// handleSend serves POST /v2/send: the REST API's checks, then signal-cli's, then the
+// latency and faults of the send itself; a success is recorded and answered 201.
+func (s *Sim) handleSend(w http.ResponseWriter, r *http.Request) {
+	body, err := readBody(r)
+	if err != nil {
+		writeBindError(w)
+		return
+	}
+	plan, e := parseSend(body)
+	if e == nil {
+		e = s.checkSend(plan)
+	}
+	if e != nil {
+		s.stats.rejected.Add(1)
+		writeAPIError(w, e)
+		return
+	}
+	s.mu.Lock()
+	cost, shape, reasons := s.latency.SendCost(len(body)), s.shape, s.faults.RecipientErrors
+	s.mu.Unlock()
+	if !s.callSignalCLI(w, r, epSend, plan.req.Number, cost) {
+		return
+	}
+	var failed []recipientError
+	if plan.kind != rcptGroup {
+		failed = recipientErrors(plan, reasons)
+		if len(failed) == len(plan.recipients) {
+			s.stats.faults.Add(1)
+			writeError(w, http.StatusBadRequest, defaultFaultMessage)
+			return
+		}
+	}
+	ts := s.nextTimestamp()
+	s.record(s.sentOf(plan, ts))
+	s.stats.sends.Add(1)
+	res := sendResult{Timestamp: strconv.FormatInt(ts, 10)}
+	if shape != ShapeArray {
+		writeJSON(w, http.StatusCreated, res)
+		return
+	}
+	if len(failed) > 0 {
+		res.Errors = &sendErrors{Recipients: failed}
+	}
+	writeJSON(w, http.StatusCreated, []sendResult{res})
+}
+
+// checkSend applies signal-cli's checks, in its order: the account, an empty message, an
+// unknown group.
+func (s *Sim) checkSend(p *sendPlan) *apiError {
+	q := p.req
+	switch {
+	case q.Number != s.number:
+		return badRequest(msgNoAccount)
+	case q.Message == "" && len(p.attachments) == 0 && q.Sticker == "" && q.QuoteTimestamp == nil:
+		return badRequest("Sending empty message is not allowed, either a message, attachment or sticker must be given.")
+	case p.kind == rcptGroup:
+		if _, ok := s.findGroup(p.groupID); !ok {
+			return badRequest("Group not found: " + p.groupID)
+		}
+	}
+	return nil
+}
+
+// recipientErrors lists the recipients that the RecipientErrors knob makes fail.
+func recipientErrors(p *sendPlan, reasons map[string]string) []recipientError {
+	var out []recipientError
+	for _, rc := range p.recipients {
+		reason, ok := reasons[rc]
+		if !ok {
+			continue
+		}
+		e := recipientError{Reason: reason}
+		switch {
+		case p.kind == rcptUsername:
+			e.Username = rc
+		case isPhoneNumber(rc):
+			e.Number, e.UUID = rc, UUIDOf(rc)
+		default:
+			e.UUID = rc
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// sentOf describes an accepted send for the record.
+func (s *Sim) sentOf(p *sendPlan, ts int64) Sent {
+	q := p.req
+	x := Sent{
+		Number: q.Number, Recipients: p.recipients, Message: q.Message,
+		Attachments: make([]SentAttachment, 0, len(p.attachments)),
+		Timestamp:   ts, At: time.Now(),
+	}
+	if p.kind == rcptGroup {
+		x.Group = p.groupID
+		if g, ok := s.findGroup(p.groupID); ok && g.Alias != "" {
+			x.Group = g.Alias
+		}
+	}
+	if q.TextMode != nil {
+		x.TextMode = *q.TextMode
+	}
+	if q.QuoteTimestamp != nil {
+		x.QuoteTimestamp = *q.QuoteTimestamp
+	}
+	if q.EditTimestamp != nil {
+		x.EditTimestamp = *q.EditTimestamp
+	}
+	for _, a := range p.attachments {
+		mt, w, h := sniff(a.data)
+		sum := sha256.Sum256(a.data)
+		x.Attachments = append(x.Attachments, SentAttachment{
+			MIME: mt, DeclaredMIME: a.declaredMIME, Filename: a.filename, Size: len(a.data),
+			Width: w, Height: h, SHA256: hex.EncodeToString(sum[:]),
+		})
+	}
+	return x
+}
+
+// writeAPIError answers e.
+func writeAPIError(w http.ResponseWriter, e *apiError) {
+	switch {
+	case e.plain:
+		writeBindError(w)
+	case e.msg == "":
+		w.WriteHeader(e.status)
+	default:
+		writeError(w, e.status, e.msg)
+	}
+}

@@ -1,0 +1,76 @@
+package sim
+
+import (
+	"context"
+	"slices"
+	"time"
+)
+
+// Sent is one POST /v2/send the simulator accepted (answered 201).
+type Sent struct {
+	Number         string           `json:"number"`
+	Recipients     []string         `json:"recipients"`          // as requested, including the hidden "recipient"
+	Group          string           `json:"group,omitempty"`     // the group's alias, or its internal id if it has none
+	Message        string           `json:"message"`             // as requested (before any text_mode styling)
+	Attachments    []SentAttachment `json:"attachments"`         // decoded base64_attachments
+	TextMode       string           `json:"text_mode,omitempty"` // "normal", "styled" or "" (not given)
+	QuoteTimestamp int64            `json:"quote_timestamp,omitempty"`
+	EditTimestamp  int64            `json:"edit_timestamp,omitempty"`
+	Timestamp      int64            `json:"timestamp"` // the timestamp of the 201 answer
+	At             time.Time        `json:"at"`        // when the simulator answered
+}
+
+// SentAttachment describes one decoded attachment of a send. MIME is sniffed from the
+// content, as signal-cli does, not taken from the data URI.
+type SentAttachment struct {
+	MIME         string `json:"mime"`
+	DeclaredMIME string `json:"declared_mime,omitempty"` // the data URI's type, if any
+	Filename     string `json:"filename,omitempty"`      // the data URI's filename=, if any
+	Size         int    `json:"size"`                    // bytes after base64 decoding
+	Width        int    `json:"width,omitempty"`         // pixels, for images Go can decode
+	Height       int    `json:"height,omitempty"`
+	SHA256       string `json:"sha256"` // hex digest of the bytes
+}
+
+// record stores an accepted send and wakes WaitSent callers.
+func (s *Sim) record(x Sent) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.sent = append(s.sent, x)
+	close(s.sentChanged)
+	s.sentChanged = make(chan struct{})
+}
+
+// Sent returns a copy of the sends recorded since New or the last ClearSent, oldest first.
+func (s *Sim) Sent() []Sent {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.sent)
+}
+
+// WaitSent blocks until at least n sends are recorded, then returns them all; or returns the
+// sends so far and ctx's error when ctx ends first.
+func (s *Sim) WaitSent(ctx context.Context, n int) ([]Sent, error) {
+	for {
+		s.mu.Lock()
+		got, changed := slices.Clone(s.sent), s.sentChanged
+		s.mu.Unlock()
+		if len(got) >= n {
+			return got, nil
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return got, ctx.Err()
+		}
+	}
+}
+
+// ClearSent forgets the recorded sends.
+func (s *Sim) ClearSent() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.sent = nil
+	close(s.sentChanged)
+	s.sentChanged = make(chan struct{})
+}

@@ -1,0 +1,51 @@
+package sim
+
+import "sync/atomic"
+
+// Stats counts what the simulator did since New. Frame counters follow the real server:
+// a frame is offered once; each subscriber of its account then takes a copy (Delivered), or
+// misses it because its writer was busy (DroppedBusy). A frame whose account has no
+// subscriber is DroppedNoSubscriber. Written counts copies actually written to a socket.
+type Stats struct {
+	Offered             int64 `json:"offered"`
+	Delivered           int64 `json:"delivered"`
+	Written             int64 `json:"written"`
+	DroppedNoSubscriber int64 `json:"dropped_no_subscriber"`
+	DroppedBusy         int64 `json:"dropped_busy"`
+	Sends               int64 `json:"sends"`          // /v2/send answered 201
+	SendsRejected       int64 `json:"sends_rejected"` // /v2/send answered 400 by validation, not by a fault
+	FaultsInjected      int64 `json:"faults_injected"`
+	Typing              int64 `json:"typing"`    // typing indicators accepted (start and stop)
+	Reactions           int64 `json:"reactions"` // reactions accepted (send and remove)
+	Receipts            int64 `json:"receipts"`  // receipts accepted
+	Subscribers         int   `json:"subscribers"`
+}
+
+// counters are the live, lock-free counters behind Stats.
+type counters struct {
+	offered, delivered, written, noSub, busy atomic.Int64
+	sends, rejected, faults                  atomic.Int64
+	typing, reactions, receipts              atomic.Int64
+}
+
+// Stats returns a snapshot of the counters and the current number of websocket clients.
+func (s *Sim) Stats() Stats {
+	s.mu.Lock()
+	subs := len(s.subs)
+	s.mu.Unlock()
+	c := &s.stats
+	return Stats{
+		Offered:             c.offered.Load(),
+		Delivered:           c.delivered.Load(),
+		Written:             c.written.Load(),
+		DroppedNoSubscriber: c.noSub.Load(),
+		DroppedBusy:         c.busy.Load(),
+		Sends:               c.sends.Load(),
+		SendsRejected:       c.rejected.Load(),
+		FaultsInjected:      c.faults.Load(),
+		Typing:              c.typing.Load(),
+		Reactions:           c.reactions.Load(),
+		Receipts:            c.receipts.Load(),
+		Subscribers:         subs,
+	}
+}
