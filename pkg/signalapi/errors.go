@@ -1,0 +1,63 @@
+package signalapi
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Sentinel errors for the REST API's failure classes; match with errors.Is.
+var (
+	ErrBadRequest  = errors.New("rejected by signal-cli-rest-api")
+	ErrRateLimited = errors.New("rate limited by Signal")
+	ErrUnavailable = errors.New("signal-cli-rest-api cannot reach signal-cli")
+)
+
+// APIError is a non-2xx answer of the REST API.
+type APIError struct {
+	Status          int
+	Message         string
+	ChallengeTokens []string // with 429: lift the limit via /v1/accounts/<n>/rate-limit-challenge
+}
+
+func (e *APIError) Error() string {
+	msg := e.Message
+	if msg == "" {
+		msg = "(empty body)"
+	}
+	return fmt.Sprintf("status %d: %s", e.Status, msg)
+}
+
+// Is maps the status onto the sentinel errors.
+func (e *APIError) Is(target error) bool {
+	switch target {
+	case ErrBadRequest:
+		return e.Status == 400
+	case ErrRateLimited:
+		return e.Status == 429
+	case ErrUnavailable:
+		return e.Status >= 500
+	case errEmpty500:
+		return e.Status == 500 && e.Message == ""
+	}
+	return false
+}
+
+func apiError(status int, body []byte) *APIError {
+	e := &APIError{Status: status}
+	var v struct {
+		Error           string   `json:"error"`
+		ChallengeTokens []string `json:"challenge_tokens"`
+	}
+	if json.Unmarshal(body, &v) == nil && v.Error != "" {
+		e.Message, e.ChallengeTokens = v.Error, v.ChallengeTokens
+		return e
+	}
+	// Some 400s are text/plain ("Couldn't process request - invalid request").
+	e.Message = strings.TrimSpace(string(body))
+	if len(e.Message) > 200 {
+		e.Message = e.Message[:200]
+	}
+	return e
+}

@@ -1,0 +1,85 @@
+// Package signalapi speaks to signal-cli-rest-api in json-rpc mode: it
+// receives frames over the websocket and sends replies with POST /v2/send.
+package signalapi
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+)
+
+// Frame is one websocket text frame: the raw params of a signal-cli
+// "receive" notification, or an error the REST API passed on.
+type Frame struct {
+	Envelope *Envelope      `json:"envelope"`
+	Account  string         `json:"account"`
+	Error    string         `json:"error,omitempty"`
+	Exc      *FrameException `json:"exception,omitempty"`
+}
+
+// FrameException is signal-cli's report of a message it could not decrypt or handle.
+type FrameException struct {
+	Message string `json:"message"`
+	Type    string `json:"type"`
+}
+
+// Envelope is signal-cli's JsonMessageEnvelope. Exactly one of the message
+// fields is normally set.
+type Envelope struct {
+	Source          *string          `json:"source"`
+	SourceNumber    *string          `json:"sourceNumber"`
+	SourceUUID      *string          `json:"sourceUuid"`
+	SourceName      *string          `json:"sourceName"`
+	SourceDevice    *int             `json:"sourceDevice"`
+	Timestamp       int64            `json:"timestamp"`
+	DataMessage     *DataMessage     `json:"dataMessage,omitempty"`
+	EditMessage     *json.RawMessage `json:"editMessage,omitempty"`
+	StoryMessage    *json.RawMessage `json:"storyMessage,omitempty"`
+	SyncMessage     *json.RawMessage `json:"syncMessage,omitempty"`
+	CallMessage     *json.RawMessage `json:"callMessage,omitempty"`
+	ReceiptMessage  *json.RawMessage `json:"receiptMessage,omitempty"`
+	TypingMessage   *json.RawMessage `json:"typingMessage,omitempty"`
+	ServerReceived  *int64           `json:"serverReceivedTimestamp,omitempty"`
+	ServerDelivered *int64           `json:"serverDeliveredTimestamp,omitempty"`
+}
+
+// DataMessage is the part of signal-cli's JsonDataMessage the bot reads.
+type DataMessage struct {
+	Timestamp   int64            `json:"timestamp"`
+	Message     *string          `json:"message"`
+	GroupInfo   *GroupInfo       `json:"groupInfo,omitempty"`
+	Reaction    *json.RawMessage `json:"reaction,omitempty"`
+	RemoteDel   *json.RawMessage `json:"remoteDelete,omitempty"`
+	Attachments []Attachment     `json:"attachments,omitempty"`
+}
+
+// GroupInfo names the group a data message belongs to. GroupID is signal-cli's
+// id: the base64 of the group's 32 raw bytes.
+type GroupInfo struct {
+	GroupID   string `json:"groupId"`
+	GroupName string `json:"groupName,omitempty"`
+	Type      string `json:"type"`
+}
+
+// Attachment is an incoming attachment's metadata.
+type Attachment struct {
+	ContentType string `json:"contentType"`
+	Filename    string `json:"filename"`
+	ID          string `json:"id"`
+	Size        int64  `json:"size"`
+}
+
+// DecodeFrame parses one websocket frame.
+func DecodeFrame(raw []byte) (Frame, error) {
+	var f Frame
+	if err := json.Unmarshal(raw, &f); err != nil {
+		return Frame{}, fmt.Errorf("decode frame: %w", err)
+	}
+	return f, nil
+}
+
+// RESTGroupID turns signal-cli's group id into the REST API's recipient id:
+// "group." + base64(id).
+func RESTGroupID(internalID string) string {
+	return "group." + base64.StdEncoding.EncodeToString([]byte(internalID))
+}

@@ -1,0 +1,115 @@
+package signalapi
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+const (
+	bot   = "+4915199999999"
+	alice = `"source":"+4915112345678","sourceNumber":"+4915112345678","sourceUuid":"1e5f7c1a-3b7e-4c55-9a0b-5d1f0e2a7c11","sourceName":"Alice","sourceDevice":1`
+	gid   = "Pmpi+EfPWmsxiomLe9Nx2XF9HOE483p6iKiFj65iMwI="
+)
+
+func frame(env string) []byte {
+	return []byte(`{"envelope":{` + env + `},"account":"` + bot + `"}`)
+}
+
+func TestClassify(t *testing.T) {
+	tests := []struct {
+		name      string
+		raw       []byte
+		wantSkip  Skip
+		wantReply string
+		wantText  string
+	}{
+		{"direct text", frame(alice + `,"timestamp":1,"dataMessage":{"timestamp":1,"message":"!pomoc","expiresInSeconds":0,"isExpirationUpdate":false,"viewOnce":false}`), SkipNone, "+4915112345678", "!pomoc"},
+		{"group text", frame(alice + `,"timestamp":1,"dataMessage":{"timestamp":1,"message":" !kot ","groupInfo":{"groupId":"` + gid + `","groupName":"G","revision":7,"type":"DELIVER"}}`), SkipNone, "group.UG1waStFZlBXbXN4aW9tTGU5TngyWEY5SE9FNDgzcDZpS2lGajY1aU13ST0=", "!kot"},
+		{"hidden number", frame(`"source":"1e5f7c1a-3b7e-4c55-9a0b-5d1f0e2a7c11","sourceNumber":null,"sourceUuid":"1e5f7c1a-3b7e-4c55-9a0b-5d1f0e2a7c11","sourceName":null,"sourceDevice":1,"timestamp":1,"dataMessage":{"timestamp":1,"message":"!ja"}`), SkipNone, "1e5f7c1a-3b7e-4c55-9a0b-5d1f0e2a7c11", "!ja"},
+		{"receipt", frame(alice + `,"timestamp":1,"receiptMessage":{"when":1,"isDelivery":true,"isRead":false,"isViewed":false,"timestamps":[1]}`), SkipReceipt, "", ""},
+		{"typing", frame(alice + `,"timestamp":1,"typingMessage":{"action":"STARTED","timestamp":1}`), SkipTyping, "", ""},
+		{"sync", frame(`"source":"` + bot + `","sourceNumber":"` + bot + `","sourceUuid":"9d0c","sourceName":"Bot","sourceDevice":1,"timestamp":1,"syncMessage":{"sentMessage":{"destination":"+49","timestamp":1,"message":"!pomoc"}}`), SkipSync, "", ""},
+		{"reaction", frame(alice + `,"timestamp":1,"dataMessage":{"timestamp":1,"message":null,"reaction":{"emoji":"👍","targetSentTimestamp":1,"isRemove":false}}`), SkipReaction, "", ""},
+		{"group update", frame(alice + `,"timestamp":1,"dataMessage":{"timestamp":1,"message":null,"groupInfo":{"groupId":"` + gid + `","type":"UPDATE"}}`), SkipGroupUpdate, "", ""},
+		{"attachment only", frame(alice + `,"timestamp":1,"dataMessage":{"timestamp":1,"message":null,"attachments":[{"contentType":"image/jpeg","id":"x.jpg","size":1}]}`), SkipNoText, "", ""},
+		{"error frame", []byte(`{"error":"boom"}`), SkipError, "", ""},
+		{"other account", []byte(`{"envelope":{` + alice + `,"timestamp":1,"dataMessage":{"timestamp":1,"message":"!pomoc"}},"account":"+1"}`), SkipOtherAcct, "", ""},
+		{"own message", frame(`"source":"` + bot + `","sourceNumber":"` + bot + `","sourceUuid":"x","timestamp":1,"dataMessage":{"timestamp":1,"message":"!pomoc"}`), SkipOwn, "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f, err := DecodeFrame(tt.raw)
+			if err != nil {
+				t.Fatal(err)
+			}
+			in, skip := Classify(f, bot)
+			if skip != tt.wantSkip {
+				t.Fatalf("Classify() skip = %q; want %q", skip, tt.wantSkip)
+			}
+			if skip == SkipNone && (in.ReplyTo() != tt.wantReply || in.Text != tt.wantText) {
+				t.Errorf("Classify() = reply to %q, text %q; want %q, %q", in.ReplyTo(), in.Text, tt.wantReply, tt.wantText)
+			}
+		})
+	}
+}
+
+func TestDecodeFrameRejectsMalformed(t *testing.T) {
+	for _, raw := range []string{"", "not json", `{"envelope":"x"}`, `{"envelope":{"timestamp":"soon"}}`, `[1,2]`} {
+		if _, err := DecodeFrame([]byte(raw)); err == nil {
+			t.Errorf("DecodeFrame(%q) = nil error; want one", raw)
+		}
+	}
+}
+
+func TestTextFrameRoundTrip(t *testing.T) {
+	raw := TextFrame(bot, "+48500000099", "u-1", "selftest", gid, "!pomoc", 42)
+	f, err := DecodeFrame(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, skip := Classify(f, bot)
+	if skip != SkipNone || in.Text != "!pomoc" || in.GroupID != gid || in.Timestamp != 42 {
+		t.Errorf("round trip = %+v, %q", in, skip)
+	}
+}
+
+func TestDecodeSendResult(t *testing.T) {
+	tests := []struct {
+		body       string
+		wantTS     int64
+		wantFailed int
+	}{
+		{`{"timestamp":"1718267865850"}`, 1718267865850, 0},
+		{`[{"timestamp":"1796037689290","errors":{"recipients":[{"number":"+4922","uuid":"u","reason":"UNREGISTERED_FAILURE"}]}}]`, 1796037689290, 1},
+		{`{"timestamp":1718267865850}`, 1718267865850, 0},
+		{``, 0, 0},
+	}
+	for _, tt := range tests {
+		r, err := decodeSendResult([]byte(tt.body))
+		if err != nil || r.Timestamp != tt.wantTS || len(r.Failed) != tt.wantFailed {
+			t.Errorf("decodeSendResult(%s) = %+v, %v; want ts %d, %d failed", tt.body, r, err, tt.wantTS, tt.wantFailed)
+		}
+	}
+}
+
+func FuzzDecodeFrame(f *testing.F) {
+	f.Add(frame(alice + `,"timestamp":1,"dataMessage":{"timestamp":1,"message":"!pomoc"}`))
+	f.Add(frame(alice + `,"timestamp":1,"dataMessage":{"timestamp":1,"message":null,"groupInfo":{"groupId":"` + gid + `","type":"UPDATE"}}`))
+	f.Add([]byte(`{"error":"x"}`))
+	f.Add([]byte(`{"envelope":null}`))
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		fr, err := DecodeFrame(raw)
+		if err != nil {
+			return
+		}
+		in, skip := Classify(fr, bot)
+		if skip == SkipNone {
+			if in.Text == "" || in.ReplyTo() == "" {
+				t.Fatalf("answerable frame without text or recipient: %+v", in)
+			}
+			if _, err := json.Marshal(in); err != nil {
+				t.Fatal(err)
+			}
+		}
+	})
+}

@@ -1,0 +1,114 @@
+package signalapi
+
+import "strings"
+
+// Incoming is a text message from a user, the only kind of frame the bot answers.
+type Incoming struct {
+	SenderNumber string // empty when the sender hides their number
+	SenderUUID   string
+	SenderName   string
+	GroupID      string // signal-cli's group id; empty in a direct chat
+	GroupName    string
+	Text         string
+	Timestamp    int64
+}
+
+// ReplyTo is the /v2/send recipient that answers this message: the group,
+// else the sender's number, else (number hidden) the sender's UUID.
+func (in Incoming) ReplyTo() string {
+	switch {
+	case in.GroupID != "":
+		return RESTGroupID(in.GroupID)
+	case in.SenderNumber != "":
+		return in.SenderNumber
+	default:
+		return in.SenderUUID
+	}
+}
+
+// SenderKey identifies the sender for locks, cooldowns and tallies. The UUID is
+// preferred: it stays the same when the number is hidden or changes.
+func (in Incoming) SenderKey() string {
+	if in.SenderUUID != "" {
+		return in.SenderUUID
+	}
+	return in.SenderNumber
+}
+
+// Skip says why a frame gets no reply; the empty Skip means "answer it".
+type Skip string
+
+// Reasons a frame is ignored.
+const (
+	SkipNone        Skip = ""
+	SkipError       Skip = "error frame"
+	SkipNoEnvelope  Skip = "no envelope"
+	SkipOtherAcct   Skip = "other account"
+	SkipOwn         Skip = "own message"
+	SkipReceipt     Skip = "receipt"
+	SkipTyping      Skip = "typing"
+	SkipSync        Skip = "sync"
+	SkipOther       Skip = "not a data message"
+	SkipReaction    Skip = "reaction"
+	SkipGroupUpdate Skip = "group update"
+	SkipNoText      Skip = "no text"
+	SkipNoSender    Skip = "no sender"
+)
+
+// Classify turns a frame for account into an Incoming, or says why it is skipped.
+func Classify(f Frame, account string) (Incoming, Skip) {
+	if f.Error != "" || f.Exc != nil {
+		return Incoming{}, SkipError
+	}
+	e := f.Envelope
+	if e == nil {
+		return Incoming{}, SkipNoEnvelope
+	}
+	if account != "" && f.Account != "" && f.Account != account {
+		return Incoming{}, SkipOtherAcct
+	}
+	switch {
+	case e.ReceiptMessage != nil:
+		return Incoming{}, SkipReceipt
+	case e.TypingMessage != nil:
+		return Incoming{}, SkipTyping
+	case e.SyncMessage != nil:
+		return Incoming{}, SkipSync
+	case e.DataMessage == nil:
+		return Incoming{}, SkipOther
+	}
+	in := Incoming{
+		SenderNumber: deref(e.SourceNumber),
+		SenderUUID:   deref(e.SourceUUID),
+		SenderName:   deref(e.SourceName),
+		Timestamp:    e.Timestamp,
+	}
+	if in.SenderNumber == "" && in.SenderUUID == "" {
+		return Incoming{}, SkipNoSender
+	}
+	if account != "" && in.SenderNumber == account {
+		return Incoming{}, SkipOwn
+	}
+	d := e.DataMessage
+	if g := d.GroupInfo; g != nil {
+		if g.Type == "UPDATE" {
+			return Incoming{}, SkipGroupUpdate
+		}
+		in.GroupID, in.GroupName = g.GroupID, g.GroupName
+	}
+	if d.Reaction != nil {
+		return Incoming{}, SkipReaction
+	}
+	in.Text = strings.TrimSpace(deref(d.Message))
+	if in.Text == "" {
+		return Incoming{}, SkipNoText
+	}
+	return in, SkipNone
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}

@@ -1,0 +1,127 @@
+package signalapi
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/gorilla/websocket"
+)
+
+// ReceiveFunc takes one text frame and the time it was read. It runs on the
+// reader goroutine and must not block.
+type ReceiveFunc func(raw []byte, readAt time.Time)
+
+// Reconnect waits: the REST API runs beside the bot, so a quick, capped redial
+// is cheap, and a server that comes back is found within the cap.
+const (
+	backoffBase = 100 * time.Millisecond
+	backoffMax  = 2 * time.Second
+)
+
+// Receive reads frames from the websocket /v1/receive/<number> until ctx ends,
+// redialling with capped, jittered backoff after any error. The attempt
+// counter resets after every connection that was established. It returns nil
+// when ctx ends.
+func (c *Client) Receive(ctx context.Context, log *slog.Logger, fn ReceiveFunc) error {
+	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 0x5167))
+	attempt := 0
+	for dials := 0; ; dials++ {
+		connected, err := c.receiveOnce(ctx, fn)
+		if ctx.Err() != nil {
+			return nil
+		}
+		if connected {
+			attempt = 0
+			if dials > 0 {
+				c.reconnects.Add(1)
+			}
+		}
+		wait := Backoff(attempt, backoffBase, backoffMax, rng)
+		attempt++
+		log.WarnContext(ctx, "websocket receive interrupted; redialling", "err", err, "wait", wait.Round(time.Millisecond), "attempt", attempt)
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-time.After(wait):
+		}
+	}
+}
+
+func (c *Client) receiveURL() (string, error) {
+	u, err := url.Parse(c.cfg.BaseURL)
+	if err != nil {
+		return "", fmt.Errorf("parse SIGNAL_API_URL: %w", err)
+	}
+	switch u.Scheme {
+	case "http":
+		u.Scheme = "ws"
+	case "https":
+		u.Scheme = "wss"
+	}
+	u.Path = strings.TrimRight(u.Path, "/") + "/v1/receive/" + url.PathEscape(c.cfg.Number)
+	return u.String(), nil
+}
+
+// receiveOnce runs one connection. connected tells whether the handshake succeeded.
+func (c *Client) receiveOnce(ctx context.Context, fn ReceiveFunc) (connected bool, err error) {
+	u, err := c.receiveURL()
+	if err != nil {
+		return false, err
+	}
+	d := websocket.Dialer{HandshakeTimeout: c.cfg.CallTimeout}
+	conn, res, err := d.DialContext(ctx, u, nil)
+	if res != nil && res.Body != nil {
+		res.Body.Close()
+	}
+	if err != nil {
+		return false, fmt.Errorf("dial %s: %w", u, err)
+	}
+	c.connected.Store(true)
+	defer c.connected.Store(false)
+
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() { // unblocks ReadMessage when ctx ends
+		select {
+		case <-ctx.Done():
+		case <-stop:
+		}
+		conn.Close()
+	}()
+
+	conn.SetReadLimit(c.cfg.MaxFrame)
+	extend := func() error { return conn.SetReadDeadline(time.Now().Add(c.cfg.ReadTimeout)) }
+	if err := extend(); err != nil {
+		return true, fmt.Errorf("set read deadline: %w", err)
+	}
+	conn.SetPingHandler(func(data string) error {
+		if err := extend(); err != nil {
+			return err
+		}
+		err := conn.WriteControl(websocket.PongMessage, []byte(data), time.Now().Add(5*time.Second))
+		if errors.Is(err, websocket.ErrCloseSent) {
+			return nil
+		}
+		return err
+	})
+	conn.SetPongHandler(func(string) error { return extend() })
+	for {
+		kind, raw, err := conn.ReadMessage()
+		if err != nil {
+			return true, fmt.Errorf("read frame: %w", err)
+		}
+		readAt := time.Now()
+		if err := extend(); err != nil {
+			return true, fmt.Errorf("set read deadline: %w", err)
+		}
+		if kind == websocket.TextMessage {
+			fn(raw, readAt)
+		}
+	}
+}

@@ -1,0 +1,151 @@
+package signalapi
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strconv"
+	"time"
+)
+
+// Outgoing is one reply: text, images, or both.
+type Outgoing struct {
+	Recipient   string   // +48…, a UUID, or group.…
+	Text        string
+	Attachments []string // data URIs; see DataURI
+}
+
+// DataURI encodes an attachment the way /v2/send takes it, with the file name
+// the recipient sees.
+func DataURI(mime, filename string, data []byte) string {
+	return "data:" + mime + ";filename=" + filename + ";base64," + base64.StdEncoding.EncodeToString(data)
+}
+
+// SendResult is a 201 answer: the message's timestamp (the target for quotes
+// and reactions) and any recipients that failed while others succeeded.
+type SendResult struct {
+	Timestamp int64
+	Failed    []RecipientError
+}
+
+// RecipientError is one failed recipient of the newer 201 array shape.
+type RecipientError struct {
+	Number string `json:"number"`
+	UUID   string `json:"uuid"`
+	Reason string `json:"reason"`
+}
+
+type sendBody struct {
+	Number      string   `json:"number"`
+	Recipients  []string `json:"recipients"`
+	Message     string   `json:"message"`
+	Attachments []string `json:"base64_attachments,omitempty"`
+}
+
+// sendRetries are the waits before the retries of a send that certainly did
+// not reach signal-cli (connection refused, or the empty-bodied 500 of a REST
+// API whose daemon link is down). Anything else is never retried: a timeout or
+// a 429 may already have been delivered.
+var sendRetries = [...]time.Duration{300 * time.Millisecond, time.Second}
+
+// Send posts one message with POST /v2/send.
+func (c *Client) Send(ctx context.Context, out Outgoing) (SendResult, error) {
+	body, err := json.Marshal(sendBody{Number: c.cfg.Number, Recipients: []string{out.Recipient}, Message: out.Text, Attachments: out.Attachments})
+	if err != nil {
+		return SendResult{}, fmt.Errorf("send: encode: %w", err)
+	}
+	for attempt := 0; ; attempt++ {
+		res, err := c.sendOnce(ctx, body)
+		if err == nil || attempt >= len(sendRetries) || !neverDelivered(err) {
+			return res, err
+		}
+		select {
+		case <-ctx.Done():
+			return SendResult{}, fmt.Errorf("send: %w (after %v)", ctx.Err(), err)
+		case <-time.After(sendRetries[attempt]):
+		}
+	}
+}
+
+func neverDelivered(err error) bool {
+	var op *net.OpError
+	return errors.Is(err, errEmpty500) || (errors.As(err, &op) && op.Op == "dial")
+}
+
+func (c *Client) sendOnce(ctx context.Context, body []byte) (SendResult, error) {
+	ctx, cancel := context.WithTimeout(ctx, c.cfg.SendTimeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.cfg.BaseURL+"/v2/send", bytes.NewReader(body))
+	if err != nil {
+		return SendResult{}, fmt.Errorf("send: %w", err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	res, err := c.hc.Do(req)
+	if err != nil {
+		return SendResult{}, fmt.Errorf("send: %w", err)
+	}
+	defer res.Body.Close()
+	rb, err := io.ReadAll(io.LimitReader(res.Body, 1<<20))
+	if err != nil {
+		return SendResult{}, fmt.Errorf("send: read answer: %w", err)
+	}
+	if res.StatusCode != http.StatusCreated && res.StatusCode != http.StatusOK {
+		return SendResult{}, fmt.Errorf("send: %w", apiError(res.StatusCode, rb))
+	}
+	r, err := decodeSendResult(rb)
+	if err != nil {
+		return SendResult{}, fmt.Errorf("send: %w", err)
+	}
+	return r, nil
+}
+
+// decodeSendResult reads both 201 shapes: {"timestamp":"…"} (releases up to
+// 0.100) and [{"timestamp":"…","errors":{"recipients":[…]}}] (newer).
+func decodeSendResult(b []byte) (SendResult, error) {
+	type one struct {
+		Timestamp json.RawMessage `json:"timestamp"`
+		Errors    struct {
+			Recipients []RecipientError `json:"recipients"`
+		} `json:"errors"`
+	}
+	var items []one
+	b = bytes.TrimSpace(b)
+	switch {
+	case len(b) == 0:
+		return SendResult{}, nil
+	case b[0] == '[':
+		if err := json.Unmarshal(b, &items); err != nil {
+			return SendResult{}, fmt.Errorf("decode answer: %w", err)
+		}
+	default:
+		var o one
+		if err := json.Unmarshal(b, &o); err != nil {
+			return SendResult{}, fmt.Errorf("decode answer: %w", err)
+		}
+		items = []one{o}
+	}
+	var r SendResult
+	for _, it := range items {
+		if ts, err := parseTimestamp(it.Timestamp); err == nil && ts > r.Timestamp {
+			r.Timestamp = ts
+		}
+		r.Failed = append(r.Failed, it.Errors.Recipients...)
+	}
+	return r, nil
+}
+
+func parseTimestamp(raw json.RawMessage) (int64, error) {
+	var s string
+	if err := json.Unmarshal(raw, &s); err == nil {
+		return strconv.ParseInt(s, 10, 64)
+	}
+	var n int64
+	err := json.Unmarshal(raw, &n)
+	return n, err
+}
