@@ -1,0 +1,212 @@
+// Package pipeline moves frames from the reader to their tasks: a bounded
+// intake FIFO that never blocks the reader, and at most Limit tasks at once.
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/trace"
+
+	"signal-bot/pkg/telemetry"
+)
+
+// Errors of Offer.
+var (
+	ErrFull   = errors.New("intake queue full")
+	ErrClosed = errors.New("intake closed")
+)
+
+// Frame is one accepted frame on its way to a task.
+type Frame struct {
+	Raw       []byte
+	ReadAt    time.Time
+	Synthetic bool
+	Root      trace.Span // the frame's root span; the pipeline ends it
+}
+
+// Handler runs one frame. ctx carries the root span and ends at the hard
+// shutdown deadline or the frame timeout. The task holds slot while it runs
+// and may give it up while it waits (see Slot.Wait).
+type Handler func(ctx context.Context, f *Frame, slot *Slot)
+
+// Config sizes the pipeline.
+type Config struct {
+	Limit        int           // tasks at once
+	QueueDepth   int           // frames waiting for a slot
+	FrameTimeout time.Duration // a task's deadline
+}
+
+// Pipeline is the intake FIFO and the task slots. Create it with New, start
+// it with Run, stop it with Close and Wait.
+type Pipeline struct {
+	cfg    Config
+	tracer trace.Tracer
+	handle Handler
+
+	fifo  chan *Frame
+	slots chan struct{}
+
+	mu     sync.RWMutex // guards closed against Offer racing Close
+	closed bool
+
+	base    context.Context
+	cancel  context.CancelFunc
+	tasks   sync.WaitGroup
+	stopped chan struct{}
+
+	queued   atomic.Int64 // accepted, not yet in a slot: at most QueueDepth
+	dropped  atomic.Int64
+	accepted atomic.Int64
+	active   atomic.Int64
+}
+
+// New returns a pipeline that runs h for each frame.
+func New(cfg Config, tp trace.TracerProvider, h Handler) *Pipeline {
+	if cfg.Limit <= 0 {
+		cfg.Limit = 8
+	}
+	if cfg.QueueDepth <= 0 {
+		cfg.QueueDepth = 1000
+	}
+	if cfg.FrameTimeout <= 0 {
+		cfg.FrameTimeout = 2 * time.Minute
+	}
+	base, cancel := context.WithCancel(context.Background())
+	return &Pipeline{
+		cfg:     cfg,
+		tracer:  tp.Tracer("signal-bot/pipeline"),
+		handle:  h,
+		fifo:    make(chan *Frame, cfg.QueueDepth),
+		slots:   make(chan struct{}, cfg.Limit),
+		base:    base,
+		cancel:  cancel,
+		stopped: make(chan struct{}),
+	}
+}
+
+// Offer starts the frame's trace and queues it without ever waiting. A full
+// or closed queue is an error; the trace then ends at once, marked dropped.
+func (p *Pipeline) Offer(raw []byte, readAt time.Time, synthetic bool) (trace.SpanContext, error) {
+	_, root := p.tracer.Start(context.Background(), telemetry.SpanFrame,
+		trace.WithNewRoot(), trace.WithTimestamp(readAt), trace.WithSpanKind(trace.SpanKindConsumer),
+		trace.WithAttributes(telemetry.AttrSynthetic.Bool(synthetic)))
+	f := &Frame{Raw: raw, ReadAt: readAt, Synthetic: synthetic, Root: root}
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	err := ErrClosed
+	if !p.closed {
+		if p.reserve() {
+			p.fifo <- f // never blocks: the channel holds QueueDepth, reserve bounds it
+			p.accepted.Add(1)
+			return root.SpanContext(), nil
+		}
+		err = ErrFull
+		p.dropped.Add(1)
+	}
+	root.SetAttributes(telemetry.AttrOutcome.String(telemetry.OutcomeDropped))
+	root.SetStatus(codes.Error, err.Error())
+	root.End()
+	return root.SpanContext(), err
+}
+
+// Run hands queued frames to tasks, one slot each, until Close has been
+// called and the queue is empty. Call it once.
+func (p *Pipeline) Run() {
+	defer close(p.stopped)
+	for f := range p.fifo {
+		// The frame's task starts only once a slot is free. (Taking the frame
+		// first, not the slot, keeps the scheduler from sitting on a slot that a
+		// task returning from Slot.Wait needs while the queue is empty.)
+		p.slots <- struct{}{}
+		p.queued.Add(-1)
+		if p.base.Err() != nil { // hard stop: what is left is cut off, not run
+			f.Root.SetAttributes(telemetry.AttrOutcome.String("cut_off"))
+			f.Root.End()
+			<-p.slots
+			continue
+		}
+		_, q := p.tracer.Start(trace.ContextWithSpan(context.Background(), f.Root), telemetry.SpanQueue, trace.WithTimestamp(f.ReadAt))
+		q.End()
+		p.tasks.Add(1)
+		p.active.Add(1)
+		go p.run(f)
+	}
+}
+
+func (p *Pipeline) run(f *Frame) {
+	slot := &Slot{p: p, held: true}
+	defer func() {
+		slot.release()
+		p.active.Add(-1)
+		p.tasks.Done()
+	}()
+	defer f.Root.End()
+	ctx, cancel := context.WithTimeout(trace.ContextWithSpan(p.base, f.Root), p.cfg.FrameTimeout)
+	defer cancel()
+	p.handle(ctx, f, slot)
+}
+
+// reserve takes a place in the queue if one is left.
+func (p *Pipeline) reserve() bool {
+	for {
+		n := p.queued.Load()
+		if n >= int64(cap(p.fifo)) {
+			return false
+		}
+		if p.queued.CompareAndSwap(n, n+1) {
+			return true
+		}
+	}
+}
+
+// Close stops accepting frames; the ones already queued still run.
+func (p *Pipeline) Close() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.closed {
+		p.closed = true
+		close(p.fifo)
+	}
+}
+
+// Wait waits until every accepted frame has finished, or ctx ends; then it
+// cancels the frames still running and reports how many were cut off
+// (running plus still queued).
+func (p *Pipeline) Wait(ctx context.Context) (cutOff int) {
+	done := make(chan struct{})
+	go func() {
+		<-p.stopped
+		p.tasks.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+		p.cancel()
+		return 0
+	case <-ctx.Done():
+	}
+	cutOff = int(p.active.Load() + p.queued.Load())
+	p.cancel()
+	<-done
+	return cutOff
+}
+
+// Stats is a snapshot for /healthz and metrics.
+type Stats struct {
+	Depth, Capacity, Active, Limit int
+	Accepted, Dropped              int64
+}
+
+// Stats reports the queue and slots now.
+func (p *Pipeline) Stats() Stats {
+	return Stats{
+		Depth: int(p.queued.Load()), Capacity: cap(p.fifo),
+		Active: int(p.active.Load()), Limit: p.cfg.Limit,
+		Accepted: p.accepted.Load(), Dropped: p.dropped.Load(),
+	}
+}
