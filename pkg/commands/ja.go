@@ -1,0 +1,48 @@
+package commands
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"signal-bot/pkg/store"
+)
+
+// Tallier reads a sender's tallies.
+type Tallier interface {
+	Tallies(sender string) ([]store.Tally, error)
+}
+
+// Ja is the "my stats" command: the sender's uses per command and any
+// cooldown still running in this chat.
+func Ja(reg func() *Registry, tallies Tallier, cooldown CooldownFunc) *Command {
+	return &Command{
+		Name: "ja", Aliases: []string{"me", "staty"}, Summary: "twoje statystyki", Scope: Everywhere,
+		Run: func(_ context.Context, req Request) (Reply, error) {
+			ts, err := tallies.Tallies(req.Sender)
+			if err != nil {
+				return Reply{Text: TextInternal}, fmt.Errorf("!ja: %w", err)
+			}
+			var b strings.Builder
+			if req.SenderName != "" {
+				fmt.Fprintf(&b, "Statystyki: %s", truncate(req.SenderName, 64))
+			} else {
+				b.WriteString("Twoje statystyki")
+			}
+			if len(ts) == 0 {
+				b.WriteString("\nJeszcze nic.")
+			}
+			for _, t := range ts {
+				fmt.Fprintf(&b, "\n!%s — %s", t.Command, Times(t.Count))
+				c, ok := reg().Get(t.Command)
+				if !ok {
+					continue
+				}
+				if left := t.Last.Add(cooldown(req.Chat, c)).Sub(req.Now); left > 0 && t.Command != req.Command.Name {
+					fmt.Fprintf(&b, ", znów za %s", Seconds(left))
+				}
+			}
+			return Reply{Text: b.String()}, nil
+		},
+	}
+}

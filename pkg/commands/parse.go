@@ -1,0 +1,50 @@
+// Package commands holds the bot's commands: the registry that parses,
+// resolves and scopes them, and the four handlers.
+package commands
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Limits on what Parse keeps of hostile input.
+const (
+	MaxNameRunes = 32
+	MaxArgsBytes = 256
+)
+
+// Parse splits "!Kot  rudy" into ("kot", "rudy", true). Text that is not a
+// command ("hello", "!", "!!!", "! kot") gives ok == false: the bot stays
+// silent. Names are lower-cased and cut to MaxNameRunes; arguments are
+// trimmed and cut to MaxArgsBytes on a rune boundary.
+func Parse(text string) (name, args string, ok bool) {
+	text = strings.TrimSpace(text)
+	rest, found := strings.CutPrefix(text, "!")
+	if !found {
+		return "", "", false
+	}
+	end := strings.IndexFunc(rest, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	if end < 0 {
+		end = len(rest)
+	}
+	if end == 0 {
+		return "", "", false
+	}
+	name = strings.ToLower(rest[:end])
+	if utf8.RuneCountInString(name) > MaxNameRunes {
+		name = string([]rune(name)[:MaxNameRunes])
+	}
+	return name, truncate(strings.TrimSpace(rest[end:]), MaxArgsBytes), true
+}
+
+// truncate cuts s to at most n bytes without splitting a rune.
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}

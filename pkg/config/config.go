@@ -1,0 +1,100 @@
+// Package config loads signal-bot's settings from the environment, one struct
+// per concern, once, in run. Every variable has a default that works on a
+// fresh machine, except those that identify a real account.
+package config
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/sethvargo/go-envconfig"
+)
+
+// Signal is where signal-cli-rest-api is and which account the bot is.
+type Signal struct {
+	APIURL      string        `env:"SIGNAL_API_URL" help:"signal-cli-rest-api base URL (json-rpc mode); empty: the built-in simulator (sandbox)"`
+	Number      string        `env:"SIGNAL_NUMBER" help:"the bot's Signal account, +48…; required with SIGNAL_API_URL"`
+	CallTimeout time.Duration `env:"CALL_TIMEOUT, default=10s" help:"timeout of REST calls other than send"`
+	SendTimeout time.Duration `env:"SEND_TIMEOUT, default=60s" help:"timeout of one POST /v2/send (uploads are slow)"`
+	ReadTimeout time.Duration `env:"WS_READ_TIMEOUT, default=90s" help:"websocket read deadline, reset by every frame and ping (the server pings every 54 s)"`
+}
+
+// Pipeline sizes the intake and the task slots.
+type Pipeline struct {
+	Limit           int           `env:"LIMIT, default=8" help:"frames handled at once"`
+	QueueDepth      int           `env:"QUEUE_DEPTH, default=1000" help:"frames waiting for a slot; beyond it frames are dropped and counted"`
+	FrameTimeout    time.Duration `env:"FRAME_TIMEOUT, default=2m" help:"a frame's task is cancelled after this"`
+	ShutdownTimeout time.Duration `env:"SHUTDOWN_TIMEOUT, default=20s" help:"on SIGTERM, how long accepted frames may take to finish"`
+}
+
+// Commands configures groups, cooldowns and scopes.
+type Commands struct {
+	Groups     map[string]string        `env:"GROUPS, separator==" help:"group aliases: alias=group.<id>,… (ids from GET /v1/groups/<number>)"`
+	TestGroups []string                 `env:"TEST_GROUPS, default=testbot" help:"aliases of the groups /_selftest may send to"`
+	Cooldowns  map[string]time.Duration `env:"COOLDOWNS, separator==, default=cat=30s,kot=30s,ja=5s,pomoc=0s" help:"per-user cooldown per command"`
+	Scopes     map[string]string        `env:"SCOPES, separator==" help:"where each command answers: cmd=direct|groups|<alias>|*,… (default everywhere)"`
+}
+
+// Upstreams configures The Cat API and Wikimedia Commons.
+type Upstreams struct {
+	CatAPIURL     string        `env:"CAT_API_URL, default=https://api.thecatapi.com" help:"The Cat API base URL"`
+	CatAPIKey     string        `env:"CAT_API_KEY" help:"The Cat API key (optional)"`
+	CatSize       string        `env:"CAT_SIZE, default=med" help:"The Cat API picture size: thumb, small, med, full"`
+	CommonsAPIURL string        `env:"COMMONS_API_URL, default=https://commons.wikimedia.org/w/api.php" help:"MediaWiki API of Wikimedia Commons"`
+	CommonsCat    string        `env:"COMMONS_CATEGORY, default=Category:Cats" help:"the Commons category !kot picks from"`
+	ThumbWidth    int           `env:"COMMONS_THUMB_WIDTH, default=1280" help:"width of the Commons thumbnail asked for"`
+	UserAgent     string        `env:"USER_AGENT, default=signal-bot/1.0 (Signal chat bot; set USER_AGENT to your contact)" help:"User-Agent for upstream calls (Wikimedia asks for a contact)"`
+	Timeout       time.Duration `env:"UPSTREAM_TIMEOUT, default=15s" help:"timeout of one picture fetch"`
+	MaxImageBytes int64         `env:"MAX_IMAGE_BYTES, default=10485760" help:"largest picture downloaded"`
+}
+
+// Server configures the bot's own HTTP endpoints.
+type Server struct {
+	Addr            string        `env:"HTTP_ADDR, default=127.0.0.1:9923" help:"address of /_selftest, /healthz, /metrics"`
+	SelftestToken   string        `env:"SELFTEST_TOKEN" help:"bearer token for /_selftest; required when HTTP_ADDR is not loopback"`
+	SelftestSender  string        `env:"SELFTEST_SENDER, default=+48500000099" help:"the identity synthetic selftest frames come from"`
+	SelftestTimeout time.Duration `env:"SELFTEST_TIMEOUT, default=30s" help:"how long /_selftest waits for the frame's trace"`
+}
+
+// State configures the state file.
+type State struct {
+	Path string `env:"STATE_PATH, default=state/signal-bot.db" help:"tallies and cooldowns (bbolt file, mode 0600)"`
+}
+
+// Config is every concern's settings.
+type Config struct {
+	Signal    Signal
+	Pipeline  Pipeline
+	Commands  Commands
+	Upstreams Upstreams
+	Server    Server
+	State     State
+}
+
+// Load reads the configuration from l (envconfig.OsLookuper() in production,
+// a MapLookuper in tests) and checks it.
+func Load(ctx context.Context, l envconfig.Lookuper) (Config, error) {
+	var c Config
+	if err := envconfig.ProcessWith(ctx, &envconfig.Config{Target: &c, Lookuper: l}); err != nil {
+		return Config{}, fmt.Errorf("configuration: %s", nameVariable(err.Error()))
+	}
+	return c, c.check()
+}
+
+func (c Config) check() error {
+	switch {
+	case c.Signal.APIURL != "" && c.Signal.Number == "":
+		return fmt.Errorf("configuration: SIGNAL_NUMBER is required with SIGNAL_API_URL")
+	case c.Pipeline.Limit < 1:
+		return fmt.Errorf("configuration: LIMIT must be at least 1, got %d", c.Pipeline.Limit)
+	case c.Pipeline.QueueDepth < 1:
+		return fmt.Errorf("configuration: QUEUE_DEPTH must be at least 1, got %d", c.Pipeline.QueueDepth)
+	}
+	for cmd, d := range c.Commands.Cooldowns {
+		if d < 0 {
+			return fmt.Errorf("configuration: COOLDOWNS: %s has a negative cooldown", cmd)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,72 @@
+package config
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sethvargo/go-envconfig"
+)
+
+func TestLoadDefaults(t *testing.T) {
+	c, err := Load(context.Background(), envconfig.MapLookuper(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := c.Commands.Cooldowns["kot"], 30*time.Second; got != want {
+		t.Errorf("kot cooldown = %v; want %v", got, want)
+	}
+	if got, want := c.Server.Addr, "127.0.0.1:9923"; got != want {
+		t.Errorf("HTTP_ADDR = %q; want %q", got, want)
+	}
+	if got, want := c.Commands.TestGroups, []string{"testbot"}; len(got) != 1 || got[0] != want[0] {
+		t.Errorf("TEST_GROUPS = %q; want %q", got, want)
+	}
+}
+
+func TestLoad(t *testing.T) {
+	tests := []struct {
+		name    string
+		env     map[string]string
+		wantErr string
+		check   func(t *testing.T, c Config)
+	}{
+		{name: "maps", env: map[string]string{"GROUPS": "rodzina=group.abc,testbot=group.def", "COOLDOWNS": "kot=1m"},
+			check: func(t *testing.T, c Config) {
+				if c.Commands.Groups["rodzina"] != "group.abc" || c.Commands.Cooldowns["kot"] != time.Minute {
+					t.Errorf("got %+v", c.Commands)
+				}
+			}},
+		{name: "number required with url", env: map[string]string{"SIGNAL_API_URL": "http://127.0.0.1:8080"}, wantErr: "SIGNAL_NUMBER"},
+		{name: "bad limit", env: map[string]string{"LIMIT": "0"}, wantErr: "LIMIT"},
+		{name: "not a number", env: map[string]string{"LIMIT": "many"}, wantErr: "LIMIT"},
+		{name: "bad duration", env: map[string]string{"SEND_TIMEOUT": "soon"}, wantErr: "SEND_TIMEOUT"},
+		{name: "negative cooldown", env: map[string]string{"COOLDOWNS": "kot=-1s"}, wantErr: "COOLDOWNS"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := Load(context.Background(), envconfig.MapLookuper(tt.env))
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("Load() error = %v; want one naming %s", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			tt.check(t, c)
+		})
+	}
+}
+
+func TestUsageListsEveryVariable(t *testing.T) {
+	var b strings.Builder
+	Usage(&b)
+	for _, v := range []string{"SIGNAL_API_URL", "LIMIT", "QUEUE_DEPTH", "COOLDOWNS", "HTTP_ADDR", "STATE_PATH", "default: 8"} {
+		if !strings.Contains(b.String(), v) {
+			t.Errorf("usage lacks %q", v)
+		}
+	}
+}
