@@ -8,9 +8,9 @@ import (
 
 func TestParse(t *testing.T) {
 	tests := []struct {
-		text             string
+		text               string
 		wantName, wantArgs string
-		wantOK           bool
+		wantOK             bool
 	}{
 		{"!pomoc", "pomoc", "", true},
 		{"  !KOT  rudy kot ", "kot", "rudy kot", true},

@@ -26,9 +26,9 @@ type Config struct {
 // Client talks to one signal-cli-rest-api for one account. It is safe for
 // concurrent use.
 type Client struct {
-	cfg       Config
-	hc        *http.Client // leg=send transport
-	connected atomic.Bool
+	cfg        Config
+	hc         *http.Client // leg=send transport
+	connected  atomic.Bool
 	reconnects atomic.Int64
 }
 

@@ -11,9 +11,9 @@ import (
 // Frame is one websocket text frame: the raw params of a signal-cli
 // "receive" notification, or an error the REST API passed on.
 type Frame struct {
-	Envelope *Envelope      `json:"envelope"`
-	Account  string         `json:"account"`
-	Error    string         `json:"error,omitempty"`
+	Envelope *Envelope       `json:"envelope"`
+	Account  string          `json:"account"`
+	Error    string          `json:"error,omitempty"`
 	Exc      *FrameException `json:"exception,omitempty"`
 }
 

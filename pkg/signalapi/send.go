@@ -16,7 +16,7 @@ import (
 
 // Outgoing is one reply: text, images, or both.
 type Outgoing struct {
-	Recipient   string   // +48…, a UUID, or group.…
+	Recipient   string // +48…, a UUID, or group.…
 	Text        string
 	Attachments []string // data URIs; see DataURI
 }

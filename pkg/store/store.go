@@ -145,7 +145,6 @@ func decodeUse(v []byte) (time.Time, int64) {
 	return time.Unix(0, int64(binary.BigEndian.Uint64(v[:8]))), int64(binary.BigEndian.Uint64(v[8:]))
 }
 
-
 var bucketMeta = []byte("meta")
 
 // Secret returns the named secret, creating it with gen on first use, so it
