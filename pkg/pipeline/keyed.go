@@ -1,84 +1,76 @@
 package pipeline
 
-import (
-	"context"
-	"sync"
-)
+import "sync"
 
-// KeyedMutex serialises work per key (a sender). Idle keys are removed, so
-// memory grows with the senders active now, not with all senders seen.
-type KeyedMutex struct {
-	mu    sync.Mutex
-	locks map[string]*keyLock
+// turns orders the frames of each key (sender): the scheduler reserves a
+// turn for every frame in arrival order, a frame's task waits until its turn
+// is first, and the pipeline ends the turn when the task ends. So one
+// sender's commands run one after another, in the order they were sent, and
+// keys with no frame in flight take no memory.
+type turns struct {
+	mu   sync.Mutex
+	keys map[string][]*turn
 }
 
-type keyLock struct {
-	ch   chan struct{} // holds one token while locked
-	refs int           // holders and waiters
+type turn struct {
+	seq   uint64
+	ready chan struct{} // closed when this turn is first
 }
 
-// NewKeyedMutex returns an empty KeyedMutex.
-func NewKeyedMutex() *KeyedMutex {
-	return &KeyedMutex{locks: make(map[string]*keyLock)}
+func newTurns() *turns { return &turns{keys: make(map[string][]*turn)} }
+
+// reserve queues a turn for seq under key. Calls come in seq order.
+func (t *turns) reserve(key string, seq uint64) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	tr := &turn{seq: seq, ready: make(chan struct{})}
+	q := append(t.keys[key], tr)
+	if len(q) == 1 {
+		close(tr.ready)
+	}
+	t.keys[key] = q
 }
 
-// TryLock takes key's lock if it is free.
-func (k *KeyedMutex) TryLock(key string) (unlock func(), ok bool) {
-	l := k.ref(key)
-	select {
-	case l.ch <- struct{}{}:
-		return k.unlocker(key, l), true
-	default:
-		k.unref(key, l)
-		return nil, false
+// ready returns the channel closed when seq's turn comes (closed already if
+// seq holds no turn under key).
+func (t *turns) ready(key string, seq uint64) <-chan struct{} {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for _, tr := range t.keys[key] {
+		if tr.seq == seq {
+			return tr.ready
+		}
+	}
+	c := make(chan struct{})
+	close(c)
+	return c
+}
+
+// done ends seq's turn (waiting or current) and lets the next one go.
+func (t *turns) done(key string, seq uint64) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	q := t.keys[key]
+	for i, tr := range q {
+		if tr.seq != seq {
+			continue
+		}
+		q = append(q[:i], q[i+1:]...)
+		if i == 0 && len(q) > 0 {
+			close(q[0].ready)
+		}
+		break
+	}
+	if len(q) == 0 {
+		delete(t.keys, key)
+	} else {
+		t.keys[key] = q
 	}
 }
 
-// Lock waits for key's lock; a waiter gives up when ctx ends.
-func (k *KeyedMutex) Lock(ctx context.Context, key string) (unlock func(), err error) {
-	l := k.ref(key)
-	select {
-	case l.ch <- struct{}{}:
-		return k.unlocker(key, l), nil
-	case <-ctx.Done():
-		k.unref(key, l)
-		return nil, ctx.Err()
-	}
-}
-
-// Len is the number of keys held or waited for.
-func (k *KeyedMutex) Len() int {
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	return len(k.locks)
-}
-
-func (k *KeyedMutex) ref(key string) *keyLock {
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	l := k.locks[key]
-	if l == nil {
-		l = &keyLock{ch: make(chan struct{}, 1)}
-		k.locks[key] = l
-	}
-	l.refs++
-	return l
-}
-
-func (k *KeyedMutex) unref(key string, l *keyLock) {
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	if l.refs--; l.refs == 0 {
-		delete(k.locks, key)
-	}
-}
-
-func (k *KeyedMutex) unlocker(key string, l *keyLock) func() {
-	var once sync.Once
-	return func() {
-		once.Do(func() {
-			<-l.ch
-			k.unref(key, l)
-		})
-	}
+// len is the number of keys with frames in flight.
+func (t *turns) len() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return len(t.keys)
 }

@@ -26,6 +26,8 @@ type Frame struct {
 	Raw       []byte
 	ReadAt    time.Time
 	Synthetic bool
+	Seq       uint64     // arrival order
+	Key       string     // the sender, from Config.Key
 	Root      trace.Span // the frame's root span; the pipeline ends it
 }
 
@@ -39,6 +41,9 @@ type Config struct {
 	Limit        int           // tasks at once
 	QueueDepth   int           // frames waiting for a slot
 	FrameTimeout time.Duration // a task's deadline
+	// Key names the sender of a raw frame ("" if unknown). Frames with the
+	// same key take turns (see Slot.Turn). Nil: no ordering.
+	Key func(raw []byte) string
 }
 
 // Pipeline is the intake FIFO and the task slots. Create it with New, start
@@ -50,6 +55,7 @@ type Pipeline struct {
 
 	fifo  chan *Frame
 	slots chan struct{}
+	turns *turns
 
 	mu     sync.RWMutex // guards closed against Offer racing Close
 	closed bool
@@ -60,6 +66,7 @@ type Pipeline struct {
 	stopped chan struct{}
 
 	queued   atomic.Int64 // accepted, not yet in a slot: at most QueueDepth
+	seq      atomic.Uint64
 	dropped  atomic.Int64
 	accepted atomic.Int64
 	active   atomic.Int64
@@ -83,6 +90,7 @@ func New(cfg Config, tp trace.TracerProvider, h Handler) *Pipeline {
 		handle:  h,
 		fifo:    make(chan *Frame, cfg.QueueDepth),
 		slots:   make(chan struct{}, cfg.Limit),
+		turns:   newTurns(),
 		base:    base,
 		cancel:  cancel,
 		stopped: make(chan struct{}),
@@ -95,7 +103,7 @@ func (p *Pipeline) Offer(raw []byte, readAt time.Time, synthetic bool) (trace.Sp
 	_, root := p.tracer.Start(context.Background(), telemetry.SpanFrame,
 		trace.WithNewRoot(), trace.WithTimestamp(readAt), trace.WithSpanKind(trace.SpanKindConsumer),
 		trace.WithAttributes(telemetry.AttrSynthetic.Bool(synthetic)))
-	f := &Frame{Raw: raw, ReadAt: readAt, Synthetic: synthetic, Root: root}
+	f := &Frame{Raw: raw, ReadAt: readAt, Synthetic: synthetic, Seq: p.seq.Add(1), Root: root}
 	p.mu.RLock()
 	defer p.mu.RUnlock()
 	err := ErrClosed
@@ -119,6 +127,10 @@ func (p *Pipeline) Offer(raw []byte, readAt time.Time, synthetic bool) (trace.Sp
 func (p *Pipeline) Run() {
 	defer close(p.stopped)
 	for f := range p.fifo {
+		if p.cfg.Key != nil {
+			f.Key = p.cfg.Key(f.Raw)
+			p.turns.reserve(f.Key, f.Seq) // in arrival order: the scheduler is one goroutine
+		}
 		// The frame's task starts only once a slot is free. (Taking the frame
 		// first, not the slot, keeps the scheduler from sitting on a slot that a
 		// task returning from Slot.Wait needs while the queue is empty.)
@@ -127,6 +139,7 @@ func (p *Pipeline) Run() {
 		if p.base.Err() != nil { // hard stop: what is left is cut off, not run
 			f.Root.SetAttributes(telemetry.AttrOutcome.String("cut_off"))
 			f.Root.End()
+			p.turns.done(f.Key, f.Seq)
 			<-p.slots
 			continue
 		}
@@ -141,6 +154,7 @@ func (p *Pipeline) Run() {
 func (p *Pipeline) run(f *Frame) {
 	slot := &Slot{p: p, held: true}
 	defer func() {
+		p.turns.done(f.Key, f.Seq)
 		slot.release()
 		p.active.Add(-1)
 		p.tasks.Done()
@@ -199,6 +213,7 @@ func (p *Pipeline) Wait(ctx context.Context) (cutOff int) {
 // Stats is a snapshot for /healthz and metrics.
 type Stats struct {
 	Depth, Capacity, Active, Limit int
+	Senders                        int // senders with frames in flight
 	Accepted, Dropped              int64
 }
 
@@ -208,5 +223,6 @@ func (p *Pipeline) Stats() Stats {
 		Depth: int(p.queued.Load()), Capacity: cap(p.fifo),
 		Active: int(p.active.Load()), Limit: p.cfg.Limit,
 		Accepted: p.accepted.Load(), Dropped: p.dropped.Load(),
+		Senders: p.turns.len(),
 	}
 }

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -137,35 +138,40 @@ func TestWaitCutsOffAtDeadline(t *testing.T) {
 	}
 }
 
-func TestKeyedMutex(t *testing.T) {
-	k := NewKeyedMutex()
-	unlockA, ok := k.TryLock("a")
-	if !ok {
-		t.Fatal("TryLock(a) on a free key failed")
+func TestTurnsKeepEachSendersOrder(t *testing.T) {
+	const perSender = 20
+	var mu sync.Mutex
+	got := map[string][]string{}
+	var done sync.WaitGroup
+	done.Add(3 * perSender)
+	p := start(t, Config{Limit: 4, QueueDepth: 100, Key: func(raw []byte) string { return string(raw[:1]) }},
+		func(ctx context.Context, f *Frame, s *Slot) {
+			defer done.Done()
+			if err := s.Turn(ctx, f); err != nil {
+				t.Error(err)
+				return
+			}
+			if !s.Held() {
+				t.Error("Turn returned without a slot")
+			}
+			mu.Lock()
+			got[f.Key] = append(got[f.Key], string(f.Raw))
+			mu.Unlock()
+		})
+	for i := range perSender {
+		for _, sender := range []string{"a", "b", "c"} {
+			p.Offer([]byte(fmt.Sprintf("%s%02d", sender, i)), time.Now(), false)
+		}
 	}
-	if _, ok := k.TryLock("a"); ok {
-		t.Fatal("TryLock(a) twice succeeded")
+	done.Wait()
+	for sender, frames := range got {
+		for i, f := range frames {
+			if want := fmt.Sprintf("%s%02d", sender, i); f != want {
+				t.Fatalf("sender %s frame %d = %s; want %s (order kept)", sender, i, f, want)
+			}
+		}
 	}
-	unlockB, ok := k.TryLock("b")
-	if !ok {
-		t.Fatal("TryLock(b) blocked by a")
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
-	defer cancel()
-	if _, err := k.Lock(ctx, "a"); !errors.Is(err, context.DeadlineExceeded) {
-		t.Errorf("Lock(a) while held = %v; want deadline exceeded", err)
-	}
-	got := make(chan func())
-	go func() {
-		u, _ := k.Lock(context.Background(), "a")
-		got <- u
-	}()
-	unlockA()
-	unlockA() // idempotent
-	u := <-got
-	u()
-	unlockB()
-	if n := k.Len(); n != 0 {
-		t.Errorf("idle keys kept: %d; want 0", n)
+	if n := p.turns.len(); n != 0 {
+		t.Errorf("turns left after all frames: %d; want 0", n)
 	}
 }

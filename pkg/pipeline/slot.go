@@ -35,3 +35,22 @@ func (s *Slot) release() {
 		<-s.p.slots
 	}
 }
+
+// Turn waits until every earlier frame of f's sender has finished, giving
+// the slot up meanwhile. The turn ends when the task ends.
+func (s *Slot) Turn(ctx context.Context, f *Frame) error {
+	ready := s.p.turns.ready(f.Key, f.Seq)
+	select {
+	case <-ready:
+		return nil
+	default:
+	}
+	return s.Wait(ctx, func() error {
+		select {
+		case <-ready:
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	})
+}
