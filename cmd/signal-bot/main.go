@@ -1,0 +1,70 @@
+// Command signal-bot answers !commands in Signal chats beside
+// signal-cli-rest-api (json-rpc mode), and knows how much of each reply's
+// latency is its own. With no SIGNAL_API_URL it runs the sandbox: the bot
+// against its built-in simulated REST API and fake picture upstreams.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/sethvargo/go-envconfig"
+
+	"signal-bot/pkg/app"
+	"signal-bot/pkg/config"
+	"signal-bot/pkg/telemetry"
+)
+
+// version is set at build time with -ldflags "-X main.version=…".
+var version = "dev"
+
+// errUsage marks errors that exit 2: bad configuration or flags.
+var errUsage = errors.New("usage")
+
+func main() {
+	if err := run(); err != nil {
+		fmt.Fprintln(os.Stderr, "signal-bot:", err)
+		if errors.Is(err, errUsage) {
+			os.Exit(2)
+		}
+		os.Exit(1)
+	}
+}
+
+func run() (err error) {
+	fs := flag.NewFlagSet("signal-bot", flag.ContinueOnError)
+	fs.Usage = func() { config.Usage(os.Stderr) }
+	if err := fs.Parse(os.Args[1:]); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
+		}
+		return fmt.Errorf("%w: %w", errUsage, err)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	cfg, err := config.Load(ctx, envconfig.OsLookuper())
+	if err != nil {
+		return fmt.Errorf("%w: %w", errUsage, err)
+	}
+	log := slog.New(telemetry.NewLogHandler(slog.NewTextHandler(os.Stderr, nil)))
+	if cfg.Signal.APIURL == "" {
+		sb, err := startSandbox(ctx, &cfg, log, os.Stdin, os.Stdout)
+		if err != nil {
+			return err
+		}
+		defer func() { err = errors.Join(err, sb.Close()) }()
+	}
+	a, err := app.New(ctx, cfg, app.Options{Log: log, Version: version})
+	if err != nil {
+		return err
+	}
+	log.Info("signal-bot running", "version", version, "http", "http://"+a.HTTPAddr(), "limit", cfg.Pipeline.Limit, "queue_depth", cfg.Pipeline.QueueDepth)
+	return a.Run(ctx)
+}

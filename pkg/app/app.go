@@ -1,0 +1,180 @@
+// Package app wires signal-bot together: configuration in, a running bot
+// out. cmd/signal-bot and the end-to-end tests both start the bot through it.
+package app
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"signal-bot/pkg/bot"
+	"signal-bot/pkg/commands"
+	"signal-bot/pkg/config"
+	"signal-bot/pkg/httpapi"
+	"signal-bot/pkg/pipeline"
+	"signal-bot/pkg/signalapi"
+	"signal-bot/pkg/store"
+	"signal-bot/pkg/telemetry"
+)
+
+// Options are what configuration does not carry.
+type Options struct {
+	Log     *slog.Logger
+	Version string
+}
+
+// App is one running bot.
+type App struct {
+	cfg      config.Config
+	log      *slog.Logger
+	tel      *telemetry.Telemetry
+	shutdown func(context.Context) error
+	store    *store.Store
+	api      *signalapi.Client
+	bot      *bot.Bot
+	pipe     *pipeline.Pipeline
+	http     *http.Server
+	ln       net.Listener
+}
+
+// New builds the bot from cfg: it opens the state file, sets up tracing,
+// checks the REST API's mode and resolves the configured groups. Nothing
+// runs until Run.
+func New(ctx context.Context, cfg config.Config, o Options) (a *App, err error) {
+	if err := httpapi.CheckAddr(cfg.Server.Addr, cfg.Server.SelftestToken); err != nil {
+		return nil, err
+	}
+	a = &App{cfg: cfg, log: o.Log}
+	defer func() {
+		if err != nil {
+			a.closeAll(context.Background())
+		}
+	}()
+	own := telemetry.NewOwnTime(telemetry.OwnTimeConfig{OnBlock: a.served})
+	if a.tel, a.shutdown, err = telemetry.Setup(ctx, telemetry.Config{Version: o.Version, Logger: o.Log}, own); err != nil {
+		return nil, fmt.Errorf("set up tracing: %w", err)
+	}
+	tp := a.tel.Provider
+	if a.store, err = store.Open(cfg.State.Path); err != nil {
+		return nil, err
+	}
+	hashKey, err := a.store.Secret("sender-hash-key", func() ([]byte, error) {
+		k := make([]byte, 32)
+		_, err := rand.Read(k)
+		return k, err
+	})
+	if err != nil {
+		return nil, err
+	}
+	base := baseTransport(cfg.Pipeline.Limit)
+	a.api = signalapi.New(signalapi.Config{
+		BaseURL: cfg.Signal.APIURL, Number: cfg.Signal.Number,
+		CallTimeout: cfg.Signal.CallTimeout, SendTimeout: cfg.Signal.SendTimeout, ReadTimeout: cfg.Signal.ReadTimeout,
+	}, &http.Client{Transport: telemetry.NewTransport(base, tp, telemetry.LegSend)})
+	about, err := a.api.CheckMode(ctx)
+	if err != nil {
+		return nil, err
+	}
+	a.log.Info("signal-cli-rest-api found", "version", about.Version, "mode", about.Mode)
+	groups, err := resolveGroups(cfg.Commands)
+	if err != nil {
+		return nil, err
+	}
+	upstreamClient := &http.Client{Transport: telemetry.NewTransport(base, tp, telemetry.LegUpstream)}
+	var reg *commands.Registry
+	a.bot = bot.New(bot.Deps{
+		API: a.api, Store: a.store, Groups: groups, Tracer: tp, Log: a.log, HashKey: hashKey,
+	})
+	if reg, err = buildRegistry(cfg, groups, a.bot, a.store, upstreamClient); err != nil {
+		return nil, err
+	}
+	a.bot.SetRegistry(reg)
+	a.pipe = pipeline.New(pipeline.Config{
+		Limit: cfg.Pipeline.Limit, QueueDepth: cfg.Pipeline.QueueDepth, FrameTimeout: cfg.Pipeline.FrameTimeout,
+		Key: signalapi.SenderKey,
+	}, tp, a.bot.Handle)
+	srv := httpapi.New(httpapi.Deps{
+		Pipeline: a.pipe, OwnTime: own, Connected: a.api.Connected, Bot: a.bot, Groups: groups, Registry: reg,
+		Account: cfg.Signal.Number, Sender: cfg.Server.SelftestSender, Token: cfg.Server.SelftestToken,
+		Timeout: cfg.Server.SelftestTimeout, Log: a.log,
+	})
+	if a.ln, err = net.Listen("tcp", cfg.Server.Addr); err != nil {
+		return nil, fmt.Errorf("listen on HTTP_ADDR: %w", err)
+	}
+	a.http = &http.Server{Handler: srv, ReadHeaderTimeout: 5 * time.Second}
+	return a, nil
+}
+
+// HTTPAddr is the address the bot's endpoints listen on.
+func (a *App) HTTPAddr() string { return a.ln.Addr().String() }
+
+// Run receives and answers frames until ctx ends, then shuts down: it stops
+// reading, lets accepted frames finish within SHUTDOWN_TIMEOUT, flushes the
+// spans and closes the state file.
+func (a *App) Run(ctx context.Context) error {
+	done := make(chan struct{})
+	go func() { defer close(done); a.pipe.Run() }()
+	httpErr := make(chan error, 1)
+	go func() { httpErr <- a.http.Serve(a.ln) }()
+	recvDone := make(chan struct{})
+	go func() {
+		defer close(recvDone)
+		_ = a.api.Receive(ctx, a.log, func(raw []byte, readAt time.Time) {
+			if _, err := a.pipe.Offer(raw, readAt, false); err != nil {
+				a.log.Warn("frame dropped", "err", err, "dropped_total", a.pipe.Stats().Dropped)
+			}
+		})
+	}()
+	var err error
+	select {
+	case <-ctx.Done():
+	case err = <-httpErr:
+		err = fmt.Errorf("serve HTTP: %w", err)
+	}
+	a.log.Info("shutting down", "queued", a.pipe.Stats().Depth, "active", a.pipe.Stats().Active)
+	<-recvDone
+	sctx, cancel := context.WithTimeout(context.Background(), a.cfg.Pipeline.ShutdownTimeout)
+	defer cancel()
+	a.pipe.Close()
+	if cut := a.pipe.Wait(sctx); cut > 0 {
+		a.log.Warn("frames cut off at shutdown", "count", cut)
+	}
+	<-done
+	return errors.Join(err, a.closeAll(sctx))
+}
+
+func (a *App) closeAll(ctx context.Context) error {
+	var errs []error
+	if a.http != nil {
+		errs = append(errs, a.http.Shutdown(ctx))
+	} else if a.ln != nil {
+		errs = append(errs, a.ln.Close())
+	}
+	if a.shutdown != nil {
+		errs = append(errs, a.shutdown(ctx))
+	}
+	if a.store != nil {
+		errs = append(errs, a.store.Close())
+	}
+	return errors.Join(errs...)
+}
+
+// served logs one line per frame that reached a command.
+func (a *App) served(b telemetry.Block) {
+	if b.Command == "" {
+		return
+	}
+	a.log.Info("served", telemetry.ServedArgs(b)...)
+}
+
+func baseTransport(limit int) *http.Transport {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.MaxIdleConnsPerHost = 2 * limit
+	t.ResponseHeaderTimeout = 0 // sends are slow; each call has its own deadline
+	return t
+}

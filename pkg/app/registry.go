@@ -1,0 +1,71 @@
+package app
+
+import (
+	"fmt"
+	"net/http"
+	"time"
+
+	"signal-bot/pkg/bot"
+	"signal-bot/pkg/commands"
+	"signal-bot/pkg/config"
+	"signal-bot/pkg/store"
+	"signal-bot/pkg/upstream"
+)
+
+// resolveGroups turns GROUPS (alias → group.… or signal-cli id) into ids.
+func resolveGroups(c config.Commands) (bot.Groups, error) {
+	ids := make(map[string]string, len(c.Groups))
+	for alias, ref := range c.Groups {
+		id, err := commands.GroupRef(ref, nil)
+		if err != nil {
+			return bot.Groups{}, fmt.Errorf("configuration: GROUPS: %s: %w", alias, err)
+		}
+		ids[alias] = id
+	}
+	return bot.NewGroups(ids, c.TestGroups), nil
+}
+
+// buildRegistry makes the four commands with their configured cooldowns and scopes.
+func buildRegistry(cfg config.Config, groups bot.Groups, b *bot.Bot, st *store.Store, hc *http.Client) (*commands.Registry, error) {
+	u := cfg.Upstreams
+	cat := upstream.NewCatAPI(hc, upstream.CatAPIConfig{BaseURL: u.CatAPIURL, APIKey: u.CatAPIKey, Size: u.CatSize, MaxBytes: u.MaxImageBytes})
+	kot := upstream.NewCommons(hc, upstream.CommonsConfig{
+		APIURL: u.CommonsAPIURL, Category: u.CommonsCat, ThumbWidth: u.ThumbWidth, UserAgent: u.UserAgent,
+		MaxBytes: u.MaxImageBytes, ListTTL: time.Hour,
+	})
+	var reg *commands.Registry
+	regf := func() *commands.Registry { return reg }
+	cmds := []*commands.Command{
+		commands.Pomoc(regf, b.Cooldown),
+		commands.Ja(regf, st, b.Cooldown),
+		commands.PictureCommand("cat", nil, "losowy kot z The Cat API", "🐱", 0, u.Timeout, fetcher{cat}),
+		commands.PictureCommand("kot", []string{"kitku"}, "losowy kot z Wikimedia Commons", "🐈", 0, u.Timeout, fetcher{kot}),
+	}
+	for _, c := range cmds {
+		c.Cooldown = cfg.Commands.Cooldowns[c.Name]
+		if spec, ok := cfg.Commands.Scopes[c.Name]; ok {
+			s, err := commands.ParseScope(spec, groups.Aliases())
+			if err != nil {
+				return nil, fmt.Errorf("configuration: SCOPES: %s: %w", c.Name, err)
+			}
+			c.Scope = s
+		}
+	}
+	for name := range cfg.Commands.Scopes {
+		if !known(cmds, name) {
+			return nil, fmt.Errorf("configuration: SCOPES: no command %q", name)
+		}
+	}
+	var err error
+	reg, err = commands.NewRegistry(cmds...)
+	return reg, err
+}
+
+func known(cmds []*commands.Command, name string) bool {
+	for _, c := range cmds {
+		if c.Name == name {
+			return true
+		}
+	}
+	return false
+}

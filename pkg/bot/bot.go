@@ -1,0 +1,73 @@
+// Package bot decides what each frame gets: it parses the envelope, scopes and
+// resolves the command, serialises the sender, checks the cooldown, runs the
+// handler and sends the reply, each step a span of the frame's trace.
+package bot
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"go.opentelemetry.io/otel/trace"
+
+	"signal-bot/pkg/commands"
+	"signal-bot/pkg/signalapi"
+	"signal-bot/pkg/store"
+	"signal-bot/pkg/telemetry"
+)
+
+// Sender sends replies; *signalapi.Client is one.
+type Sender interface {
+	Send(ctx context.Context, out signalapi.Outgoing) (signalapi.SendResult, error)
+	Number() string
+}
+
+// Deps are what a Bot works with.
+type Deps struct {
+	API       Sender
+	Registry  *commands.Registry
+	Store     *store.Store
+	Overrides *Overrides
+	Groups    Groups
+	Tracer    trace.TracerProvider
+	Log       *slog.Logger
+	HashKey   []byte           // keys the sender hash in spans
+	Now       func() time.Time // nil: time.Now
+}
+
+// Bot handles frames; Handle is its pipeline.Handler.
+type Bot struct {
+	d      Deps
+	tracer trace.Tracer
+	recent *recentSet
+}
+
+// New returns a Bot.
+func New(d Deps) *Bot {
+	if d.Now == nil {
+		d.Now = time.Now
+	}
+	if d.Overrides == nil {
+		d.Overrides = NewOverrides()
+	}
+	return &Bot{d: d, tracer: d.Tracer.Tracer(telemetry.TracerName), recent: newRecentSet(4096)}
+}
+
+// Cooldown is command c's cooldown in chat: configured, or zero while an
+// override is active there.
+func (b *Bot) Cooldown(chat commands.Chat, c *commands.Command) time.Duration {
+	if chat.IsGroup() && b.d.Overrides.Active(chat.GroupID, c.Name, b.d.Now()) {
+		return 0
+	}
+	return c.Cooldown
+}
+
+// Overrides is the bot's override set.
+func (b *Bot) Overrides() *Overrides { return b.d.Overrides }
+
+// SetRegistry sets the commands; call it before the first frame. (The
+// registry's !pomoc and !ja need the bot's Cooldown, so it is built after New.)
+func (b *Bot) SetRegistry(r *commands.Registry) { b.d.Registry = r }
+
+// Registry returns the commands.
+func (b *Bot) Registry() *commands.Registry { return b.d.Registry }

@@ -1,0 +1,38 @@
+package bot
+
+import "sync"
+
+// recentSet remembers the last n (sender, timestamp) pairs, so a frame that
+// arrives twice (a redelivery after a reconnect) is answered once.
+type recentSet struct {
+	mu   sync.Mutex
+	seen map[recentKey]struct{}
+	ring []recentKey
+	next int
+}
+
+type recentKey struct {
+	sender string
+	ts     int64
+}
+
+func newRecentSet(n int) *recentSet {
+	return &recentSet{seen: make(map[recentKey]struct{}, n), ring: make([]recentKey, n)}
+}
+
+// add records the pair and reports whether it was new.
+func (r *recentSet) add(sender string, ts int64) bool {
+	k := recentKey{sender, ts}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if _, dup := r.seen[k]; dup {
+		return false
+	}
+	if old := r.ring[r.next]; old != (recentKey{}) {
+		delete(r.seen, old)
+	}
+	r.ring[r.next] = k
+	r.next = (r.next + 1) % len(r.ring)
+	r.seen[k] = struct{}{}
+	return true
+}

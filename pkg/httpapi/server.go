@@ -1,0 +1,137 @@
+// Package httpapi serves the bot's own endpoints: POST /_selftest, the
+// cooldown override, GET /healthz and GET /metrics.
+package httpapi
+
+import (
+	"context"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"signal-bot/pkg/bot"
+	"signal-bot/pkg/commands"
+	"signal-bot/pkg/pipeline"
+	"signal-bot/pkg/telemetry"
+)
+
+// maxBody bounds every request body of these endpoints.
+const maxBody = 4 << 10
+
+// Deps are what the endpoints work with.
+type Deps struct {
+	Pipeline  *pipeline.Pipeline
+	OwnTime   *telemetry.OwnTime
+	Connected func() bool
+	Bot       *bot.Bot
+	Groups    bot.Groups
+	Registry  *commands.Registry
+	Account   string
+	Sender    string        // the selftest identity
+	Token     string        // required when set
+	Timeout   time.Duration // selftest wait for the trace
+	Metrics   http.Handler  // nil: no /metrics
+	Log       *slog.Logger
+}
+
+// Server is the handler of the bot's endpoints.
+type Server struct {
+	d   Deps
+	mux *http.ServeMux
+	seq atomic.Int64 // makes synthetic timestamps unique
+}
+
+// New returns the handler.
+func New(d Deps) *Server {
+	s := &Server{d: d, mux: http.NewServeMux()}
+	s.mux.HandleFunc("/_selftest", s.auth(s.selftest))
+	s.mux.HandleFunc("/_override", s.auth(s.override))
+	s.mux.HandleFunc("/healthz", s.healthz)
+	if d.Metrics != nil {
+		s.mux.Handle("/metrics", d.Metrics)
+	}
+	return s
+}
+
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.ServeHTTP(w, r) }
+
+// CheckAddr refuses a non-loopback address without a token.
+func CheckAddr(addr, token string) error {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("HTTP_ADDR %q: %w", addr, err)
+	}
+	ip := net.ParseIP(host)
+	loopback := host == "localhost" || (ip != nil && ip.IsLoopback())
+	if !loopback && token == "" {
+		return fmt.Errorf("HTTP_ADDR %q is not loopback: set SELFTEST_TOKEN", addr)
+	}
+	return nil
+}
+
+// auth demands the bearer token when one is configured (constant-time).
+func (s *Server) auth(next http.HandlerFunc) http.HandlerFunc {
+	want := sha256.Sum256([]byte(s.d.Token))
+	return func(w http.ResponseWriter, r *http.Request) {
+		if s.d.Token != "" {
+			got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+			if !ok {
+				writeError(w, http.StatusUnauthorized, "missing bearer token")
+				return
+			}
+			g := sha256.Sum256([]byte(got))
+			if subtle.ConstantTimeCompare(g[:], want[:]) != 1 {
+				writeError(w, http.StatusForbidden, "wrong token")
+				return
+			}
+		}
+		next(w, r)
+	}
+}
+
+// decodeBody reads a small JSON body into v, mapping failures to statuses.
+func decodeBody(w http.ResponseWriter, r *http.Request, v any) bool {
+	r.Body = http.MaxBytesReader(w, r.Body, maxBody)
+	dec := json.NewDecoder(r.Body)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			writeError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("body over %d bytes", maxBody))
+		} else {
+			writeError(w, http.StatusBadRequest, "bad body: "+err.Error())
+		}
+		return false
+	}
+	return true
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+func writeError(w http.ResponseWriter, status int, msg string) {
+	writeJSON(w, status, map[string]string{"error": msg})
+}
+
+func methodNotAllowed(w http.ResponseWriter, allow string) {
+	w.Header().Set("Allow", allow)
+	writeError(w, http.StatusMethodNotAllowed, "method not allowed; use "+allow)
+}
+
+// ctxErrStatus maps a wait that ended to its status.
+func ctxErrStatus(err error) int {
+	if errors.Is(err, context.DeadlineExceeded) {
+		return http.StatusGatewayTimeout
+	}
+	return http.StatusServiceUnavailable
+}
