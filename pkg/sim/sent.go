@@ -2,7 +2,6 @@ package sim
 
 import (
 	"context"
-	"slices"
 	"time"
 )
 
@@ -45,7 +44,7 @@ func (s *Sim) record(x Sent) {
 func (s *Sim) Sent() []Sent {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return slices.Clone(s.sent)
+	return append([]Sent{}, s.sent...)
 }
 
 // WaitSent blocks until at least n sends are recorded, then returns them all; or returns the
@@ -53,7 +52,7 @@ func (s *Sim) Sent() []Sent {
 func (s *Sim) WaitSent(ctx context.Context, n int) ([]Sent, error) {
 	for {
 		s.mu.Lock()
-		got, changed := slices.Clone(s.sent), s.sentChanged
+		got, changed := append([]Sent{}, s.sent...), s.sentChanged
 		s.mu.Unlock()
 		if len(got) >= n {
 			return got, nil

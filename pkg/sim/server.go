@@ -36,10 +36,11 @@ func (s *Sim) routes() *http.ServeMux {
 	return m
 }
 
-// ServeHTTP serves the REST API and the control endpoints. Unknown routes and methods get
-// the real server's (gin's) plain-text 404.
+// ServeHTTP serves the REST API and the control endpoints. Unknown routes and methods,
+// HEAD included, get the real server's (gin's) plain-text 404.
 func (s *Sim) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if _, pattern := s.mux.Handler(r); pattern == "" {
+	// gin routes HEAD nowhere, while ServeMux would serve it with the GET handler.
+	if _, pattern := s.mux.Handler(r); pattern == "" || r.Method == http.MethodHead {
 		w.Header().Set("Content-Type", "text/plain")
 		w.WriteHeader(http.StatusNotFound)
 		_, _ = w.Write([]byte("404 page not found"))

@@ -167,7 +167,7 @@ func (s *Sim) disconnect() int {
 	}
 	s.mu.Unlock()
 	for _, sub := range subs {
-		_ = sub.conn.Close()
+		s.dropSub(sub) // unregistered now, so Stats and WaitSubscribers see it at once
 	}
 	return len(subs)
 }

@@ -1,0 +1,142 @@
+package sim
+
+import (
+	"encoding/json"
+	"slices"
+	"testing"
+)
+
+// envelopeHeader are the keys every envelope carries, possibly null (signal-api.md §1.2).
+var envelopeHeader = []string{
+	"source", "sourceNumber", "sourceUuid", "sourceName", "sourceDevice",
+	"timestamp", "serverReceivedTimestamp", "serverDeliveredTimestamp",
+}
+
+// dataHeader are the keys every data message carries.
+var dataHeader = []string{"timestamp", "message", "expiresInSeconds", "isExpirationUpdate", "viewOnce"}
+
+// bodyKeys are the mutually exclusive message parts of an envelope.
+var bodyKeys = []string{"dataMessage", "editMessage", "syncMessage", "receiptMessage", "typingMessage"}
+
+func TestFrameShapes(t *testing.T) {
+	h := start(t, Config{Lossless: true})
+	conn := h.dial("%2B48500000001")
+	g := TestGroup()
+	tests := []struct {
+		name  string
+		msg   Message
+		body  string // the one body key
+		check func(t *testing.T, env, body map[string]any)
+	}{
+		{"direct text", Message{From: "+48111", Name: "Alice", Text: "!kot"}, "dataMessage",
+			func(t *testing.T, env, body map[string]any) {
+				wantValue(t, env, "source", "+48111")
+				wantValue(t, env, "sourceNumber", "+48111")
+				wantValue(t, env, "sourceUuid", UUIDOf("+48111"))
+				wantValue(t, env, "sourceName", "Alice")
+				wantValue(t, body, "message", "!kot")
+				wantAbsent(t, body, "groupInfo", "attachments", "reaction")
+			}},
+		{"privacy sender in group", Message{UUID: "1e5f7c1a-3b7e-4c55-9a0b-5d1f0e2a7c11", Group: "testbot", Text: "!pomoc"}, "dataMessage",
+			func(t *testing.T, env, body map[string]any) {
+				wantValue(t, env, "sourceNumber", nil)
+				wantValue(t, env, "source", "1e5f7c1a-3b7e-4c55-9a0b-5d1f0e2a7c11")
+				wantValue(t, env, "sourceName", nil)
+				gi := wantObject(t, body, "groupInfo")
+				wantKeys(t, gi, "groupId", "groupName", "revision", "type")
+				wantValue(t, gi, "groupId", g.InternalID)
+				wantValue(t, gi, "groupName", g.Name)
+				wantValue(t, gi, "type", "DELIVER")
+			}},
+		{"attachment only", Message{Kind: KindAttachmentOnly}, "dataMessage",
+			func(t *testing.T, env, body map[string]any) {
+				wantValue(t, env, "sourceNumber", DefaultSender)
+				wantValue(t, body, "message", nil)
+				atts, ok := body["attachments"].([]any)
+				if !ok || len(atts) != 1 {
+					t.Fatalf("attachments = %v; want one", body["attachments"])
+				}
+				a := atts[0].(map[string]any)
+				wantKeys(t, a, "contentType", "filename", "id", "size", "width", "height", "caption", "uploadTimestamp")
+				wantValue(t, a, "contentType", "image/png")
+				wantValue(t, a, "width", "4")
+				wantValue(t, a, "filename", nil)
+			}},
+		{"reaction", Message{Kind: KindReaction, From: "+48111", Text: "❤", Target: 42}, "dataMessage",
+			func(t *testing.T, env, body map[string]any) {
+				wantValue(t, body, "message", nil)
+				r := wantObject(t, body, "reaction")
+				wantKeys(t, r, "emoji", "targetAuthor", "targetAuthorNumber", "targetAuthorUuid", "targetSentTimestamp", "isRemove")
+				wantValue(t, r, "emoji", "❤")
+				wantValue(t, r, "targetSentTimestamp", "42")
+			}},
+		{"group update", Message{Kind: KindGroupUpdate, Group: g.ID()}, "dataMessage",
+			func(t *testing.T, env, body map[string]any) {
+				wantValue(t, body, "message", nil)
+				wantValue(t, wantObject(t, body, "groupInfo"), "type", "UPDATE")
+			}},
+		{"edit", Message{Kind: KindEdit, Text: "!kot fixed", Target: 7}, "editMessage",
+			func(t *testing.T, env, body map[string]any) {
+				wantValue(t, body, "targetSentTimestamp", "7")
+				dm := wantObject(t, body, "dataMessage")
+				wantKeys(t, dm, dataHeader...)
+				wantValue(t, dm, "message", "!kot fixed")
+			}},
+		{"receipt", Message{Kind: KindReceipt, Target: 9}, "receiptMessage",
+			func(t *testing.T, env, body map[string]any) {
+				wantKeys(t, body, "when", "isDelivery", "isRead", "isViewed", "timestamps")
+				wantValue(t, body, "isDelivery", true)
+			}},
+		{"typing in group", Message{Kind: KindTyping, Group: "testbot"}, "typingMessage",
+			func(t *testing.T, env, body map[string]any) {
+				wantValue(t, body, "action", "STARTED")
+				wantValue(t, body, "groupId", g.InternalID)
+			}},
+		{"sync of own send", Message{Kind: KindSync, From: "+48111", Text: "typed on the phone"}, "syncMessage",
+			func(t *testing.T, env, body map[string]any) {
+				wantValue(t, env, "source", DefaultNumber)
+				wantValue(t, env, "sourceUuid", UUIDOf(DefaultNumber))
+				sm := wantObject(t, body, "sentMessage")
+				wantKeys(t, sm, append([]string{"destination", "destinationNumber", "destinationUuid"}, dataHeader...)...)
+				wantValue(t, sm, "destination", "+48111")
+				wantValue(t, sm, "message", "typed on the phone")
+			}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ts, err := h.sim.Deliver(tt.msg)
+			if err != nil {
+				t.Fatalf("Deliver: %v", err)
+			}
+			f := readFrame(t, conn)
+			if got := sortedKeys(f); !slices.Equal(got, []string{"account", "envelope"}) {
+				t.Fatalf("frame keys = %v; want [account envelope]", got)
+			}
+			wantValue(t, f, "account", DefaultNumber)
+			env := wantObject(t, f, "envelope")
+			wantKeys(t, env, envelopeHeader...)
+			wantValue(t, env, "timestamp", json.Number(itoa(ts)).String())
+			for _, k := range bodyKeys {
+				if _, ok := env[k]; ok != (k == tt.body) {
+					t.Errorf("envelope has %s = %v; want only %s", k, ok, tt.body)
+				}
+			}
+			body := wantObject(t, env, tt.body)
+			if tt.body == "dataMessage" {
+				wantKeys(t, body, dataHeader...)
+			}
+			tt.check(t, env, body)
+		})
+	}
+}
+
+func TestDeliverUnknownGroupAlias(t *testing.T) {
+	s := New(Config{})
+	defer s.Close()
+	if _, err := s.Deliver(Message{Group: "nope", Text: "x"}); err == nil {
+		t.Fatal("Deliver to unknown alias: got nil error; want one")
+	}
+	if _, err := s.Deliver(Message{Kind: KindGroupUpdate}); err == nil {
+		t.Fatal("Deliver group update without group: got nil error; want one")
+	}
+}

@@ -1,0 +1,122 @@
+package sim
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"net/http"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// b64 is standard base64 with padding.
+func b64(s string) string { return base64.StdEncoding.EncodeToString([]byte(s)) }
+
+// sendBody renders a /v2/send body; recipients nil leaves the key out.
+func sendBody(number string, recipients []string, message string, extra map[string]any) string {
+	m := map[string]any{"number": number, "message": message}
+	if recipients != nil {
+		m["recipients"] = recipients
+	}
+	for k, v := range extra {
+		m[k] = v
+	}
+	b, _ := json.Marshal(m)
+	return string(b)
+}
+
+func TestSendValidation(t *testing.T) {
+	const bot, user = DefaultNumber, "+48500000002"
+	g := TestGroup()
+	short := "group." + b64(b64(strings.Repeat("x", 16)))
+	unknown := RESTGroupID(b64(strings.Repeat("u", 32)))
+	const jsonCT, plainCT = "application/json; charset=utf-8", "text/plain; charset=utf-8"
+	invalid := `{"error":"Couldn't process request - invalid request"}`
+	split := ` cannot be specified together in one request! Please split them up into multiple REST API calls."}`
+	tests := []struct {
+		name   string
+		body   string
+		status int
+		ctype  string
+		want   string // exact body; "" with status 201 means a timestamp object
+	}{
+		{"invalid json", `{"number":`, 400, plainCT, invalid},
+		{"empty body", ``, 400, plainCT, invalid},
+		{"recipients not an array", `{"number":"+48500000001","recipients":"+48500000002","message":"x"}`, 400, plainCT, invalid},
+		{"no recipients", sendBody(bot, nil, "x", nil), 400, jsonCT, `{"error":"Couldn't process request - please provide at least one recipient"}`},
+		{"empty recipients", sendBody(bot, []string{}, "x", nil), 400, jsonCT, `{"error":"Couldn't process request - please provide at least one recipient"}`},
+		{"hidden recipient fallback", sendBody(bot, nil, "x", map[string]any{"recipient": user}), 201, jsonCT, ""},
+		{"no number", sendBody("", []string{user}, "x", nil), 400, jsonCT, `{"error":"Couldn't process request - please provide a valid number"}`},
+		{"sticker without delimiter", sendBody(bot, []string{user}, "x", map[string]any{"sticker": "abc"}), 400, jsonCT, `{"error":"Couldn't process request - please provide valid sticker delimiter"}`},
+		{"view once without attachment", sendBody(bot, []string{user}, "x", map[string]any{"view_once": true}), 400, jsonCT, `{"error":"'view_once' can only be set for image attachments!"}`},
+		{"group and number", sendBody(bot, []string{g.ID(), user}, "x", nil), 400, jsonCT, `{"error":"Signal Messenger Groups and phone numbers` + split},
+		{"group and username", sendBody(bot, []string{g.ID(), "alice.42"}, "x", nil), 400, jsonCT, `{"error":"Signal Messenger Groups and usernames` + split},
+		{"number and username", sendBody(bot, []string{user, "alice.42"}, "x", nil), 400, jsonCT, `{"error":"Signal Messenger phone numbers and usernames` + split},
+		{"two groups", sendBody(bot, []string{g.ID(), unknown}, "x", nil), 400, jsonCT, `{"error":"A signal message cannot be sent to more than one group at once! Please use multiple REST API calls for that."}`},
+		{"group id of 16 bytes", sendBody(bot, []string{short}, "x", nil), 400, jsonCT, `{"error":"Invalid Signal group size (16"}`},
+		{"group id not base64", sendBody(bot, []string{"group.!!!!!!!!!!!!"}, "x", nil), 400, jsonCT, `{"error":"Invalid identifier group.!!!!!!!!!!!!"}`},
+		{"unknown group", sendBody(bot, []string{unknown}, "x", nil), 400, jsonCT, `{"error":"Group not found: ` + b64(strings.Repeat("u", 32)) + `"}`},
+		{"other account", sendBody("+48999", []string{user}, "x", nil), 400, jsonCT, `{"error":"Specified account does not exist"}`},
+		{"empty message", sendBody(bot, []string{user}, "", nil), 400, jsonCT, `{"error":"Sending empty message is not allowed, either a message, attachment or sticker must be given."}`},
+		{"bad base64", sendBody(bot, []string{user}, "", map[string]any{"base64_attachments": []string{"!!!!"}}), 400, jsonCT, `{"error":"illegal base64 data at input byte 0"}`},
+		{"bad base64 in data uri", sendBody(bot, []string{user}, "", map[string]any{"base64_attachments": []string{"data:image/png;base64,!!!!"}}), 400, jsonCT, `{"error":"illegal base64 data at input byte 0"}`},
+		{"bad base64 with filename", sendBody(bot, []string{user}, "", map[string]any{"base64_attachments": []string{"data:image/png;filename=a.png;base64,!!!!"}}), 400, jsonCT, `{"error":"illegal base64 data at input byte 0"}`},
+		{"empty base64", sendBody(bot, []string{user}, "", map[string]any{"base64_attachments": []string{"data:image/png;base64,"}}), 400, jsonCT, `{"error":"The base64 data does not exist."}`},
+		{"data uri the real parser panics on", sendBody(bot, []string{user}, "", map[string]any{"base64_attachments": []string{"base64,data:"}}), 500, "", ""},
+		{"text to a number", sendBody(bot, []string{user}, "hi", nil), 201, jsonCT, ""},
+		{"text to a uuid", sendBody(bot, []string{UUIDOf(user)}, "hi", nil), 201, jsonCT, ""},
+		{"text to a username", sendBody(bot, []string{"alice.42"}, "hi", nil), 201, jsonCT, ""},
+		{"short group. name is a username", sendBody(bot, []string{"group.abc"}, "hi", nil), 201, jsonCT, ""},
+		{"text to the group", sendBody(bot, []string{g.ID()}, "hi", nil), 201, jsonCT, ""},
+		{"quote without text", sendBody(bot, []string{user}, "", map[string]any{"quote_timestamp": 1, "quote_author": user}), 201, jsonCT, ""},
+	}
+	h := start(t, Config{})
+	tsObject := regexp.MustCompile(`^\{"timestamp":"[0-9]{13}"\}$`)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := h.do(http.MethodPost, "/v2/send", tt.body)
+			if got.status != tt.status || got.ctype != tt.ctype {
+				t.Fatalf("status, type = %d, %q; want %d, %q (body %s)", got.status, got.ctype, tt.status, tt.ctype, got.body)
+			}
+			if tt.status == 201 && tt.want == "" {
+				if !tsObject.MatchString(got.body) {
+					t.Errorf("body = %s; want {\"timestamp\":\"<ms>\"}", got.body)
+				}
+				return
+			}
+			if got.body != tt.want {
+				t.Errorf("body = %s; want %s", got.body, tt.want)
+			}
+		})
+	}
+	st := h.sim.Stats()
+	if st.Sends != 7 || st.SendsRejected != int64(len(tests)-7) {
+		t.Errorf("sends %d, rejected %d; want 7, %d", st.Sends, st.SendsRejected, len(tests)-7)
+	}
+}
+
+func TestSendRecordsRequest(t *testing.T) {
+	h := start(t, Config{})
+	g := TestGroup()
+	res := h.do(http.MethodPost, "/v2/send", sendBody(DefaultNumber, []string{g.ID()}, "**hi**", map[string]any{"text_mode": "styled", "quote_timestamp": 5, "quote_author": DefaultSender}))
+	if res.status != http.StatusCreated {
+		t.Fatalf("send: %+v", res)
+	}
+	var body struct{ Timestamp string }
+	if err := json.Unmarshal([]byte(res.body), &body); err != nil {
+		t.Fatalf("decode %s: %v", res.body, err)
+	}
+	sent, err := h.sim.WaitSent(h.ctx(), 1)
+	if err != nil {
+		t.Fatalf("WaitSent: %v", err)
+	}
+	got := sent[0]
+	if got.Group != "testbot" || got.Message != "**hi**" || got.TextMode != "styled" || got.QuoteTimestamp != 5 ||
+		itoa(got.Timestamp) != body.Timestamp || got.Recipients[0] != g.ID() || got.Number != DefaultNumber {
+		t.Errorf("sent = %+v; want the request, group testbot, timestamp %s", got, body.Timestamp)
+	}
+	h.sim.ClearSent()
+	if n := len(h.sim.Sent()); n != 0 {
+		t.Errorf("after ClearSent: %d sends; want 0", n)
+	}
+}
