@@ -3,9 +3,11 @@ package upstream
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 )
 
 // maxJSONBytes bounds every API reply the clients decode.
@@ -30,6 +32,12 @@ func get(ctx context.Context, hc *http.Client, op, rawURL string, hdr http.Heade
 	}
 	res, err := hc.Do(req)
 	if err != nil {
+		// *url.Error repeats the method and URL that Error already carries;
+		// keep only its cause (a context or net error, still matchable).
+		var uerr *url.Error
+		if errors.As(err, &uerr) {
+			err = uerr.Err
+		}
 		return nil, fail(0, err)
 	}
 	defer res.Body.Close()
@@ -58,7 +66,7 @@ func readLimited(ctx context.Context, r io.Reader, sizeHint, limit int64) ([]byt
 	}
 	n, err := buf.ReadFrom(io.LimitReader(r, limit+1))
 	if err != nil {
-		if cerr := ctx.Err(); cerr != nil {
+		if cerr := ctx.Err(); cerr != nil && !errors.Is(err, cerr) {
 			return nil, fmt.Errorf("read body: %w (%w)", cerr, err)
 		}
 		return nil, fmt.Errorf("read body: %w", err)
