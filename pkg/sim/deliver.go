@@ -98,18 +98,27 @@ const (
 	offerGone                     // the client went away first; lost
 )
 
-// offerOne offers frame to one client.
+// offerOne offers frame to one client. In lossy mode it is the real server's non-blocking
+// send on an unbuffered channel, with one difference: when the send fails although the
+// writer is not writing (it has just been registered, or is between two frames and not yet
+// back in its select), the offer waits for it. The real server loses such frames too, but
+// only by scheduling noise; here only a busy writer loses frames, so counts are repeatable
+// and a frame delivered right after WaitSubscribers arrives.
 func (s *Sim) offerOne(sub *subscriber, frame []byte, lossless bool) offerResult {
+	ch := sub.queue
 	if !lossless {
 		select {
 		case sub.frames <- frame:
 			return offerTaken
 		default:
+		}
+		if sub.writing.Load() {
 			return offerBusy
 		}
+		ch = sub.frames
 	}
 	select {
-	case sub.queue <- frame:
+	case ch <- frame:
 		return offerTaken
 	case <-sub.done:
 		return offerGone

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gorilla/websocket"
@@ -29,8 +30,10 @@ type subscriber struct {
 	frames chan []byte
 	// queue takes frames in lossless mode.
 	queue chan []byte
-	done  chan struct{}
-	once  sync.Once
+	// writing is true while the writer writes a frame taken from frames or queue.
+	writing atomic.Bool
+	done    chan struct{}
+	once    sync.Once
 }
 
 // handleReceive upgrades GET /v1/receive/{number} to a websocket and serves it until the
@@ -93,7 +96,10 @@ func (s *Sim) writeLoop(sub *subscriber) {
 		case f = <-sub.frames:
 		case f = <-sub.queue:
 		}
-		if err := s.writeFrame(sub, f); err != nil {
+		sub.writing.Store(true)
+		err := s.writeFrame(sub, f)
+		sub.writing.Store(false)
+		if err != nil {
 			s.log.Debug("websocket write failed", "number", sub.number, "err", err)
 			return
 		}

@@ -1,0 +1,38 @@
+// Package sim is a simulated signal-cli-rest-api in json-rpc mode: a real HTTP and websocket
+// server that speaks the wire format of bbernhard/signal-cli-rest-api (shared/signal-api.md),
+// loses frames the way the real server does, and records every message the bot sends.
+// Tests use it through its Go API; people and load tools drive the same server through the
+// control endpoints; cmd/signal-sim serves it on 127.0.0.1:9922.
+//
+// # Receiving
+//
+// GET /v1/receive/{number} is a websocket ("+" or "%2B" in the path). Each delivered Message
+// becomes one text frame {"envelope":{…},"account":"<bot number>"}, sent only to clients
+// whose path number is that account. The server pings every PingInterval (54 s by default),
+// ignores what clients send, and closes a client that sends a frame over 512 bytes.
+//
+// Frames are lost as on the real server: with no client connected a frame is dropped
+// (Stats.DroppedNoSubscriber), and a frame offered while a client's writer is still writing
+// the previous one is dropped for that client (Stats.DroppedBusy). Latency.FrameWrite adds a
+// cost to every write, which makes bursts lose more. With Lossless, frames queue per client
+// instead. Tests that deliver several frames quickly should set Lossless.
+//
+// # Sending
+//
+// POST /v2/send validates like the real server, with its messages, status codes and content
+// types, then waits Latency.SendCost of the body, applies Faults.Send, records the send (see
+// Sent, WaitSent) and answers 201 in the SendShape. Typing, reactions, receipts and groups
+// answer as the real server does, with their own latency and faults.
+//
+// # Control endpoints
+//
+//	POST   /_sim/messages    {"from","uuid","name","group","text","kind","timestamp","target","attachments"} → 202 {"timestamp"}
+//	POST   /_sim/burst       {"n","text","group","senders"} → 202 {"offered","delivered","dropped_…","first_timestamp","last_timestamp"}
+//	POST   /_sim/frames      the body is offered verbatim as one frame → 202
+//	POST   /_sim/disconnect  closes every websocket → 200 {"closed":n}
+//	GET    /_sim/sent        the recorded sends; DELETE forgets them
+//	GET    /_sim/stats       Stats
+//	GET|PUT /_sim/latency    Latency as {"send":"300ms",…}; PUT {"profile":"default"|"zero",…} merges
+//	GET|PUT /_sim/faults     Faults, e.g. {"send":{"kind":"429","next":1}}
+//	GET|PUT /_sim/mode       {"lossless":bool,"send_shape":"object"|"array"}
+package sim
