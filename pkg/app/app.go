@@ -40,6 +40,7 @@ type App struct {
 	pipe     *pipeline.Pipeline
 	http     *http.Server
 	ln       net.Listener
+	base     *http.Transport
 }
 
 // New builds the bot from cfg: it opens the state file, sets up tracing,
@@ -72,6 +73,7 @@ func New(ctx context.Context, cfg config.Config, o Options) (a *App, err error) 
 		return nil, err
 	}
 	base := baseTransport(cfg.Pipeline.Limit)
+	a.base = base
 	a.api = signalapi.New(signalapi.Config{
 		BaseURL: cfg.Signal.APIURL, Number: cfg.Signal.Number,
 		CallTimeout: cfg.Signal.CallTimeout, SendTimeout: cfg.Signal.SendTimeout, ReadTimeout: cfg.Signal.ReadTimeout,
@@ -157,6 +159,9 @@ func (a *App) closeAll(ctx context.Context) error {
 	}
 	if a.shutdown != nil {
 		errs = append(errs, a.shutdown(ctx))
+	}
+	if a.base != nil {
+		a.base.CloseIdleConnections()
 	}
 	if a.store != nil {
 		errs = append(errs, a.store.Close())

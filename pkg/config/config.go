@@ -42,7 +42,7 @@ type Upstreams struct {
 	CatAPIKey     string        `env:"CAT_API_KEY" help:"The Cat API key (optional)"`
 	CatSize       string        `env:"CAT_SIZE, default=med" help:"The Cat API picture size: thumb, small, med, full"`
 	CommonsAPIURL string        `env:"COMMONS_API_URL, default=https://commons.wikimedia.org/w/api.php" help:"MediaWiki API of Wikimedia Commons"`
-	CommonsCat    string        `env:"COMMONS_CATEGORY, default=Category:Cats" help:"the Commons category !kot picks from"`
+	CommonsCat    string        `env:"COMMONS_CATEGORY, default=Category:Quality images of cats" help:"the Commons category !kot picks from"`
 	ThumbWidth    int           `env:"COMMONS_THUMB_WIDTH, default=1280" help:"width of the Commons thumbnail asked for"`
 	UserAgent     string        `env:"USER_AGENT, default=signal-bot/1.0 (Signal chat bot; set USER_AGENT to your contact)" help:"User-Agent for upstream calls (Wikimedia asks for a contact)"`
 	Timeout       time.Duration `env:"UPSTREAM_TIMEOUT, default=15s" help:"timeout of one picture fetch"`
