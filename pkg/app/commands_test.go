@@ -16,10 +16,10 @@ func TestEachCommandInGroupAndDirect(t *testing.T) {
 	h := newHarness(t, sim.Config{Lossless: true}, nil)
 	h.start()
 	tests := []struct {
-		text      string
-		wantText  string // a substring
-		wantMIME  string // "" when no picture
-		minBytes  int
+		text     string
+		wantText string // a substring
+		wantMIME string // "" when no picture
+		minBytes int
 	}{
 		{"!pomoc", "!kot — losowy kot z Wikimedia Commons (co 30 s)", "", 0},
 		{"!help", "Komendy w tym czacie:", "", 0},
