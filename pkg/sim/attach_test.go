@@ -13,6 +13,9 @@ import (
 	"testing"
 )
 
+// webp1x1 is a lossless 1×1 WebP; Go has no WebP encoder to make one.
+const webp1x1 = "UklGRhoAAABXRUJQVlA4TA0AAAAvAAAAEAcQERGIiP4HAA=="
+
 // picture encodes a w×h image with enc.
 func picture(t *testing.T, w, h int, enc func(*bytes.Buffer, image.Image) error) []byte {
 	t.Helper()
@@ -35,6 +38,7 @@ func TestSendAttachmentsAreSniffed(t *testing.T) {
 		"data:image/gif;base64," + enc(jpgData), // the declared type is wrong on purpose
 		"data:image/gif;filename=kot.gif;base64," + enc(gifData), // with a file name
 		"data:text/plain;filename=a.txt;base64," + enc([]byte("hello")),
+		"data:image/webp;base64," + webp1x1,
 	}
 	res := h.do(http.MethodPost, "/v2/send", sendBody(DefaultNumber, []string{DefaultSender}, "", map[string]any{"base64_attachments": items}))
 	if res.status != http.StatusCreated {
@@ -49,6 +53,7 @@ func TestSendAttachmentsAreSniffed(t *testing.T) {
 		{MIME: "image/jpeg", DeclaredMIME: "image/gif", Size: len(jpgData), Width: 5, Height: 4},
 		{MIME: "image/gif", DeclaredMIME: "image/gif", Filename: "kot.gif", Size: len(gifData), Width: 2, Height: 7},
 		{MIME: "text/plain", DeclaredMIME: "text/plain", Filename: "a.txt", Size: 5},
+		{MIME: "image/webp", DeclaredMIME: "image/webp", Size: 34, Width: 1, Height: 1},
 	}
 	got := sent[0].Attachments
 	if len(got) != len(want) {

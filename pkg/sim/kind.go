@@ -17,32 +17,44 @@ const (
 	KindEdit                       // editMessage{targetSentTimestamp, dataMessage}
 )
 
-// kindNames are the names of the kinds in control-endpoint JSON.
-var kindNames = [...]string{
-	KindText:           "text",
-	KindReceipt:        "receipt",
-	KindTyping:         "typing",
-	KindSync:           "sync",
-	KindReaction:       "reaction",
-	KindGroupUpdate:    "group_update",
-	KindAttachmentOnly: "attachment_only",
-	KindEdit:           "edit",
+// name returns the kind's name in control-endpoint JSON, or "" for an unknown kind.
+func (k Kind) name() string {
+	switch k {
+	case KindText:
+		return "text"
+	case KindReceipt:
+		return "receipt"
+	case KindTyping:
+		return "typing"
+	case KindSync:
+		return "sync"
+	case KindReaction:
+		return "reaction"
+	case KindGroupUpdate:
+		return "group_update"
+	case KindAttachmentOnly:
+		return "attachment_only"
+	case KindEdit:
+		return "edit"
+	}
+	return ""
 }
 
 // String returns the kind's name, such as "text" or "group_update".
 func (k Kind) String() string {
-	if k >= 0 && int(k) < len(kindNames) {
-		return kindNames[k]
+	if n := k.name(); n != "" {
+		return n
 	}
 	return fmt.Sprintf("Kind(%d)", int(k))
 }
 
 // MarshalText writes the kind's name.
 func (k Kind) MarshalText() ([]byte, error) {
-	if k < 0 || int(k) >= len(kindNames) {
+	n := k.name()
+	if n == "" {
 		return nil, fmt.Errorf("unknown message kind %d", int(k))
 	}
-	return []byte(kindNames[k]), nil
+	return []byte(n), nil
 }
 
 // UnmarshalText reads a kind's name; the empty name is KindText.
@@ -51,9 +63,9 @@ func (k *Kind) UnmarshalText(b []byte) error {
 		*k = KindText
 		return nil
 	}
-	for i, n := range kindNames {
-		if n == string(b) {
-			*k = Kind(i)
+	for c := KindText; c <= KindEdit; c++ {
+		if c.name() == string(b) {
+			*k = c
 			return nil
 		}
 	}
