@@ -53,7 +53,7 @@ func (s *Sim) callSignalCLI(w http.ResponseWriter, r *http.Request, ep endpoint,
 		return false
 	}
 	if s.sleep(r.Context(), cost) != nil {
-		return false
+		return false // the client is gone, or the Sim closed and sleep aborted the response
 	}
 	if faulty {
 		s.writeFault(w, r, ep, number, f)

@@ -131,6 +131,7 @@ func (s *Sim) writeFault(w http.ResponseWriter, r *http.Request, ep endpoint, ac
 		select {
 		case <-r.Context().Done():
 		case <-s.done:
+			panic(http.ErrAbortHandler) // a broken connection, not an empty 200
 		}
 	case FaultServerError:
 		w.WriteHeader(http.StatusInternalServerError)

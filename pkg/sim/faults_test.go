@@ -135,3 +135,36 @@ func TestOtherEndpointFaults(t *testing.T) {
 		t.Errorf("reaction with a 400 fault = %+v; want 400 nope", got)
 	}
 }
+
+func TestCloseAbortsHungRequest(t *testing.T) {
+	s := New(Config{Faults: Faults{Send: Fault{Kind: FaultHang}}})
+	url, err := s.Start("127.0.0.1:0")
+	if err != nil {
+		t.Fatalf("Start: %v", err)
+	}
+	tr := &http.Transport{}
+	defer tr.CloseIdleConnections()
+	client := &http.Client{Transport: tr, Timeout: testTimeout}
+	done := make(chan error, 1)
+	go func() {
+		res, err := client.Post(url+"/v2/send", "application/json",
+			strings.NewReader(sendBody(DefaultNumber, []string{DefaultSender}, "hi", nil)))
+		if err == nil {
+			res.Body.Close()
+			err = errors.New(res.Status)
+		}
+		done <- err
+	}()
+	for i := 0; s.Stats().FaultsInjected == 0; i++ { // the request has reached the hang
+		if i == 1000 {
+			t.Fatal("the send never reached the simulator")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if err := s.Close(); err != nil {
+		t.Errorf("Close: %v", err)
+	}
+	if err := <-done; err == nil || strings.Contains(err.Error(), "OK") {
+		t.Errorf("hung send after Close: %v; want a broken connection", err)
+	}
+}

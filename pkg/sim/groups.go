@@ -39,6 +39,21 @@ func RESTGroupID(internalID string) string {
 	return groupPrefix + base64.StdEncoding.EncodeToString([]byte(internalID))
 }
 
+// clone returns a copy of g that shares no memory with it.
+func (g Group) clone() Group {
+	g.Members = slices.Clone(g.Members)
+	return g
+}
+
+// cloneGroups deep-copies gs.
+func cloneGroups(gs []Group) []Group {
+	out := make([]Group, len(gs))
+	for i, g := range gs {
+		out[i] = g.clone()
+	}
+	return out
+}
+
 // ID returns the group's REST API id.
 func (g Group) ID() string { return RESTGroupID(g.InternalID) }
 

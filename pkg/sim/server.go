@@ -118,7 +118,9 @@ func (s *Sim) track() bool {
 	return true
 }
 
-// sleep waits for d, or until ctx ends or the simulator closes.
+// sleep waits for d inside a handler, or until ctx ends (the client is gone: the caller
+// just returns) or the simulator closes. On close it aborts the response, so the client
+// sees a broken connection, as from a stopped server, rather than an empty 200.
 func (s *Sim) sleep(ctx context.Context, d time.Duration) error {
 	if d <= 0 {
 		return nil
@@ -131,6 +133,6 @@ func (s *Sim) sleep(ctx context.Context, d time.Duration) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	case <-s.done:
-		return errClosed
+		panic(http.ErrAbortHandler)
 	}
 }

@@ -83,7 +83,7 @@ func New(cfg Config) *Sim {
 	}
 	s := &Sim{
 		number:       cfg.Number,
-		groups:       append([]Group(nil), cfg.Groups...),
+		groups:       cloneGroups(cfg.Groups),
 		pingInterval: cfg.PingInterval,
 		log:          cfg.Logger,
 		// The real server accepts any origin.
@@ -107,7 +107,7 @@ func New(cfg Config) *Sim {
 func (s *Sim) Number() string { return s.number }
 
 // Groups returns a copy of the groups the bot account is a member of.
-func (s *Sim) Groups() []Group { return append([]Group(nil), s.groups...) }
+func (s *Sim) Groups() []Group { return cloneGroups(s.groups) }
 
 // SetLatency replaces the latency profile; requests already sleeping keep their old cost.
 func (s *Sim) SetLatency(l Latency) {
