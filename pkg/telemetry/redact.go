@@ -1,0 +1,108 @@
+package telemetry
+
+import (
+	"net/url"
+	"strings"
+)
+
+// redacted replaces every value RedactURL hides.
+const redacted = "REDACTED"
+
+// RedactURL returns u as a string fit for a span or a log line: without user
+// info or fragment, with every query value replaced by REDACTED (keys stay),
+// and with path segments that identify a person or a chat (phone numbers,
+// UUIDs, "group.…" ids) replaced by REDACTED. Other path segments are kept,
+// so clients must not put message text in a URL path.
+func RedactURL(u *url.URL) string {
+	if u == nil {
+		return ""
+	}
+	r := url.URL{Scheme: u.Scheme, Host: u.Host, Path: redactPath(u.Path)}
+	if u.Opaque != "" {
+		r.Opaque = redacted
+	}
+	if u.RawQuery != "" {
+		r.RawQuery = redactQuery(u.RawQuery)
+	}
+	return r.String()
+}
+
+// redactPath replaces the identifying segments of an unescaped path.
+func redactPath(p string) string {
+	if !strings.ContainsAny(p, "+0123456789-.") {
+		return p
+	}
+	segs := strings.Split(p, "/")
+	for i, s := range segs {
+		if isIdentifier(s) {
+			segs[i] = redacted
+		}
+	}
+	return strings.Join(segs, "/")
+}
+
+// redactQuery keeps the keys of a raw query and hides every value and
+// every part without a key.
+func redactQuery(raw string) string {
+	parts := strings.Split(raw, "&")
+	for i, kv := range parts {
+		if k, _, ok := strings.Cut(kv, "="); ok {
+			parts[i] = k + "=" + redacted
+		} else if kv != "" {
+			parts[i] = redacted // A bare value may be a token.
+		}
+	}
+	return strings.Join(parts, "&")
+}
+
+// isIdentifier reports whether a path segment is a phone number (an
+// optional "+" and at least six digits), a UUID, or a group id.
+func isIdentifier(s string) bool {
+	switch {
+	case strings.HasPrefix(s, "group."):
+		return true
+	case isPhone(s):
+		return true
+	default:
+		return isUUID(s)
+	}
+}
+
+// isPhone reports whether s is an optional "+" followed by six or more digits.
+func isPhone(s string) bool {
+	s = strings.TrimPrefix(s, "+")
+	if len(s) < 6 {
+		return false
+	}
+	for _, c := range []byte(s) {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// isUUID reports whether s has the 8-4-4-4-12 hex form of a UUID.
+func isUUID(s string) bool {
+	if len(s) != 36 {
+		return false
+	}
+	for i, c := range []byte(s) {
+		switch i {
+		case 8, 13, 18, 23:
+			if c != '-' {
+				return false
+			}
+		default:
+			if !isHex(c) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// isHex reports whether c is a hexadecimal digit.
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
