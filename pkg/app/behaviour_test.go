@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"signal-bot/pkg/botest"
 	"signal-bot/pkg/fakeup"
 	"signal-bot/pkg/sim"
 )
@@ -13,26 +14,26 @@ import (
 // A !cat whose upstream hangs does not delay another sender's !pomoc: the
 // fast reply arrives while the slow one is still pending.
 func TestSlowUpstreamDelaysNobodyElse(t *testing.T) {
-	h := newHarness(t, sim.Config{Lossless: true}, map[string]string{"UPSTREAM_TIMEOUT": "5s"})
-	h.up.SetFault(fakeup.TargetCatSearch, fakeup.FaultHang)
-	h.start()
-	h.say(alice, "testbot", "!cat")
-	for i := 0; h.up.Requests(fakeup.TargetCatSearch) == 0; i++ { // alice's !cat is now hanging upstream
+	h := botest.New(t, sim.Config{Lossless: true}, map[string]string{"UPSTREAM_TIMEOUT": "5s"})
+	h.Up.SetFault(fakeup.TargetCatSearch, fakeup.FaultHang)
+	h.Start()
+	h.Say(alice, "testbot", "!cat")
+	for i := 0; h.Up.Requests(fakeup.TargetCatSearch) == 0; i++ { // alice's !cat is now hanging upstream
 		if i > 5000 {
 			t.Fatal("the !cat never reached the upstream")
 		}
 		time.Sleep(time.Millisecond)
 	}
-	h.say(bob, "", "!pomoc")
-	first := h.waitSent(1)[0]
+	h.Say(bob, "", "!pomoc")
+	first := h.WaitSent(1)[0]
 	if first.Recipients[0] != bob || !strings.Contains(first.Message, "Komendy") {
 		t.Fatalf("first reply = %q to %q; want bob's help", first.Message, first.Recipients)
 	}
-	if n := len(h.sim.Sent()); n != 1 {
+	if n := len(h.Sim.Sent()); n != 1 {
 		t.Fatalf("%d replies while the !cat hangs; want 1 (the !cat still pending)", n)
 	}
-	second := h.waitSent(2)[1] // the hang ends at UPSTREAM_TIMEOUT with an apology
-	if second.Recipients[0] != testGroupRecipient() || !strings.Contains(second.Message, "Przepraszam") || len(second.Attachments) != 0 {
+	second := h.WaitSent(2)[1] // the hang ends at UPSTREAM_TIMEOUT with an apology
+	if second.Recipients[0] != botest.TestGroupRecipient() || !strings.Contains(second.Message, "Przepraszam") || len(second.Attachments) != 0 {
 		t.Errorf("second reply = %q to %q; want an apology to the group", second.Message, second.Recipients)
 	}
 }
@@ -50,13 +51,13 @@ func TestCooldownPerSender(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			h := newHarness(t, sim.Config{Lossless: true}, nil)
-			h.start()
+			h := botest.New(t, sim.Config{Lossless: true}, nil)
+			h.Start()
 			for _, s := range tt.senders {
-				h.say(s, "testbot", "!kot")
+				h.Say(s, "testbot", "!kot")
 			}
 			pictures, cooldowns := 0, 0
-			for _, s := range h.waitSent(2) {
+			for _, s := range h.WaitSent(2) {
 				switch {
 				case len(s.Attachments) == 1:
 					pictures++
@@ -74,13 +75,13 @@ func TestCooldownPerSender(t *testing.T) {
 // LIMIT=4 with 50 slow frames: never more than 4 at once, all answered.
 func TestLimitBoundsConcurrency(t *testing.T) {
 	const frames = 50
-	h := newHarness(t, sim.Config{Lossless: true, Latency: sim.Latency{Send: 20 * time.Millisecond}}, map[string]string{"LIMIT": "4"})
-	h.start()
+	h := botest.New(t, sim.Config{Lossless: true, Latency: sim.Latency{Send: 20 * time.Millisecond}}, map[string]string{"LIMIT": "4"})
+	h.Start()
 	for i := range frames {
-		h.say(fmt.Sprintf("+4870000%04d", i), "", "!pomoc") // 50 senders: nobody waits for a turn
+		h.Say(fmt.Sprintf("+4870000%04d", i), "", "!pomoc") // 50 senders: nobody waits for a turn
 	}
-	sent := h.waitSent(frames)
-	if peak := h.sends.peak.Load(); peak > 4 || peak < 2 {
+	sent := h.WaitSent(frames)
+	if peak := h.Sends.Peak(); peak > 4 || peak < 2 {
 		t.Errorf("peak concurrent sends = %d; want 2..4", peak)
 	}
 	seen := map[string]int{}
@@ -96,16 +97,16 @@ func TestLimitBoundsConcurrency(t *testing.T) {
 // none twice.
 func TestBurstAllAnsweredOnce(t *testing.T) {
 	const frames, senders = 2000, 100
-	h := newHarness(t, sim.Config{Lossless: true}, map[string]string{"QUEUE_DEPTH": "2000", "LIMIT": "16"})
-	h.start()
+	h := botest.New(t, sim.Config{Lossless: true}, map[string]string{"QUEUE_DEPTH": "2000", "LIMIT": "16"})
+	h.Start()
 	start := time.Now()
 	for i := range frames {
-		h.say(fmt.Sprintf("+4871000%04d", i%senders), "", "!pomoc")
+		h.Say(fmt.Sprintf("+4871000%04d", i%senders), "", "!pomoc")
 	}
-	sent := h.waitSent(frames)
+	sent := h.WaitSent(frames)
 	elapsed := time.Since(start)
-	h.waitIdle(frames)
-	if n := len(h.sim.Sent()); n != frames {
+	h.WaitIdle(frames)
+	if n := len(h.Sim.Sent()); n != frames {
 		t.Fatalf("%d replies; want exactly %d", n, frames)
 	}
 	per := map[string]int{}
@@ -117,7 +118,7 @@ func TestBurstAllAnsweredOnce(t *testing.T) {
 			t.Errorf("%s got %d replies; want %d", r, n, frames/senders)
 		}
 	}
-	if d := h.health()["dropped"]; d != float64(0) {
+	if d := h.Health()["dropped"]; d != float64(0) {
 		t.Errorf("dropped = %v; want 0", d)
 	}
 	t.Logf("burst: %d frames answered in %v (%.0f replies/s)", frames, elapsed.Round(time.Millisecond), float64(frames)/elapsed.Seconds())
@@ -125,84 +126,84 @@ func TestBurstAllAnsweredOnce(t *testing.T) {
 
 // The simulator closes the socket: the bot redials and answers what comes after.
 func TestReconnectAfterSocketClosed(t *testing.T) {
-	h := newHarness(t, sim.Config{Lossless: true}, nil)
-	h.start()
+	h := botest.New(t, sim.Config{Lossless: true}, nil)
+	h.Start()
 	for round := 1; round <= 3; round++ {
-		h.sim.Disconnect()
-		h.waitReconnected()
-		h.say(alice, "", "!pomoc")
-		h.waitSent(round)
+		h.Sim.Disconnect()
+		waitReconnected(h)
+		h.Say(alice, "", "!pomoc")
+		h.WaitSent(round)
 	}
 }
 
 // Receipts, typing, sync, reactions, group updates and attachment-only
 // messages get no reply.
 func TestIgnoredFrames(t *testing.T) {
-	h := newHarness(t, sim.Config{Lossless: true}, nil)
-	h.start()
+	h := botest.New(t, sim.Config{Lossless: true}, nil)
+	h.Start()
 	kinds := []sim.Kind{sim.KindReceipt, sim.KindTyping, sim.KindSync, sim.KindReaction, sim.KindGroupUpdate, sim.KindAttachmentOnly, sim.KindEdit}
 	for _, k := range kinds {
-		if _, err := h.sim.Deliver(sim.Message{From: alice, Group: "testbot", Kind: k, Text: "!pomoc"}); err != nil {
+		if _, err := h.Sim.Deliver(sim.Message{From: alice, Group: "testbot", Kind: k, Text: "!pomoc"}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	h.say(alice, "", "hello, no command here")
-	h.waitIdle(len(kinds) + 1)
-	if sent := h.sim.Sent(); len(sent) != 0 {
+	h.Say(alice, "", "hello, no command here")
+	h.WaitIdle(len(kinds) + 1)
+	if sent := h.Sim.Sent(); len(sent) != 0 {
 		t.Errorf("replies to ignored frames: %+v", sent)
 	}
 }
 
 // Malformed frames are logged and skipped; the next valid frame is answered.
 func TestMalformedFramesSkipped(t *testing.T) {
-	h := newHarness(t, sim.Config{Lossless: true}, nil)
-	h.start()
+	h := botest.New(t, sim.Config{Lossless: true}, nil)
+	h.Start()
 	bad := [][]byte{
 		[]byte("not json"),
-		[]byte(`{"envelope":{"sourceNumber":42,"dataMessage":{"message":["!pomoc"]}},"account":"` + h.sim.Number() + `"}`),
+		[]byte(`{"envelope":{"sourceNumber":42,"dataMessage":{"message":["!pomoc"]}},"account":"` + h.Sim.Number() + `"}`),
 		[]byte(`{"envelope":"nope"}`),
-		[]byte(`{"envelope":{"sourceNumber":"+48600000001","dataMessage":{"message":"` + strings.Repeat("a", 1<<20) + `"}},"account":"` + h.sim.Number() + `"}`),
+		[]byte(`{"envelope":{"sourceNumber":"+48600000001","dataMessage":{"message":"` + strings.Repeat("a", 1<<20) + `"}},"account":"` + h.Sim.Number() + `"}`),
 		[]byte(`{"error":"Failed to decrypt"}`),
 	}
 	for _, b := range bad {
-		h.sim.DeliverRaw(b)
+		h.Sim.DeliverRaw(b)
 	}
-	h.say(alice, "", "!pomoc")
-	if got := h.waitSent(1)[0]; got.Recipients[0] != alice {
+	h.Say(alice, "", "!pomoc")
+	if got := h.WaitSent(1)[0]; got.Recipients[0] != alice {
 		t.Errorf("reply to %q; want alice", got.Recipients)
 	}
-	h.waitIdle(len(bad) + 1)
-	if n := len(h.sim.Sent()); n != 1 {
+	h.WaitIdle(len(bad) + 1)
+	if n := len(h.Sim.Sent()); n != 1 {
 		t.Errorf("%d replies; want 1", n)
 	}
 }
 
 // A hidden number is answered by UUID.
 func TestHiddenNumberAnsweredByUUID(t *testing.T) {
-	h := newHarness(t, sim.Config{Lossless: true}, nil)
-	h.start()
+	h := botest.New(t, sim.Config{Lossless: true}, nil)
+	h.Start()
 	const uuid = "1e5f7c1a-3b7e-4c55-9a0b-5d1f0e2a7c11"
-	if _, err := h.sim.Deliver(sim.Message{UUID: uuid, Text: "!pomoc"}); err != nil {
+	if _, err := h.Sim.Deliver(sim.Message{UUID: uuid, Text: "!pomoc"}); err != nil {
 		t.Fatal(err)
 	}
-	if got := h.waitSent(1)[0]; got.Recipients[0] != uuid {
+	if got := h.WaitSent(1)[0]; got.Recipients[0] != uuid {
 		t.Errorf("reply to %q; want the UUID", got.Recipients)
 	}
 }
 
 // Tallies and cooldowns survive a restart of the bot.
 func TestStateSurvivesRestart(t *testing.T) {
-	h := newHarness(t, sim.Config{Lossless: true}, nil)
-	h.start()
-	h.say(alice, "", "!kot")
-	if got := h.waitSent(1)[0]; len(got.Attachments) != 1 {
+	h := botest.New(t, sim.Config{Lossless: true}, nil)
+	h.Start()
+	h.Say(alice, "", "!kot")
+	if got := h.WaitSent(1)[0]; len(got.Attachments) != 1 {
 		t.Fatalf("first !kot = %+v; want a picture", got)
 	}
-	h.stopBot()
-	h.start()
-	h.say(alice, "", "!kot")
-	h.say(alice, "", "!ja")
-	sent := h.waitSent(3)
+	h.Stop()
+	h.Start()
+	h.Say(alice, "", "!kot")
+	h.Say(alice, "", "!ja")
+	sent := h.WaitSent(3)
 	if !strings.Contains(sent[1].Message, "Poczekaj jeszcze") {
 		t.Errorf("!kot after restart = %q; want the cooldown still running", sent[1].Message)
 	}
@@ -211,13 +212,13 @@ func TestStateSurvivesRestart(t *testing.T) {
 	}
 }
 
-func (h *harness) waitReconnected() {
-	h.t.Helper()
+func waitReconnected(h *botest.Harness) {
+	h.T.Helper()
 	for range 5000 {
-		if h.sim.Stats().Subscribers == 1 && h.health()["connected"] == true {
+		if h.Sim.Stats().Subscribers == 1 && h.Health()["connected"] == true {
 			return
 		}
 		time.Sleep(time.Millisecond)
 	}
-	h.t.Fatal("bot did not reconnect within 5 s")
+	h.T.Fatal("bot did not reconnect within 5 s")
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"signal-bot/pkg/botest"
 	"signal-bot/pkg/sim"
 )
 
@@ -13,8 +14,8 @@ const (
 )
 
 func TestEachCommandInGroupAndDirect(t *testing.T) {
-	h := newHarness(t, sim.Config{Lossless: true}, nil)
-	h.start()
+	h := botest.New(t, sim.Config{Lossless: true}, nil)
+	h.Start()
 	tests := []struct {
 		text     string
 		wantText string // a substring
@@ -31,18 +32,18 @@ func TestEachCommandInGroupAndDirect(t *testing.T) {
 	// Cooldowns are per user, so each chat gets its own sender.
 	for _, chat := range []struct{ name, from, group, recipient string }{
 		{"direct", alice, "", alice},
-		{"group", bob, "testbot", testGroupRecipient()},
+		{"group", bob, "testbot", botest.TestGroupRecipient()},
 	} {
 		t.Run(chat.name, func(t *testing.T) {
-			h.sim.ClearSent()
+			h.Sim.ClearSent()
 			for i, tt := range tests {
-				h.say(chat.from, chat.group, tt.text)
-				got := h.waitSent(i + 1)[i]
+				h.Say(chat.from, chat.group, tt.text)
+				got := h.WaitSent(i + 1)[i]
 				if len(got.Recipients) != 1 || got.Recipients[0] != chat.recipient {
 					t.Errorf("%s: recipients = %q; want [%s]", tt.text, got.Recipients, chat.recipient)
 				}
-				if got.Number != h.sim.Number() {
-					t.Errorf("%s: number = %q; want the bot's %q", tt.text, got.Number, h.sim.Number())
+				if got.Number != h.Sim.Number() {
+					t.Errorf("%s: number = %q; want the bot's %q", tt.text, got.Number, h.Sim.Number())
 				}
 				if !strings.Contains(got.Message, tt.wantText) {
 					t.Errorf("%s: message = %q; want it to contain %q", tt.text, got.Message, tt.wantText)

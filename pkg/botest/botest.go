@@ -1,0 +1,199 @@
+// Package botest runs the whole bot against the simulated REST API and fake
+// upstreams, all real servers on loopback, for the tests of any package.
+package botest
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/sethvargo/go-envconfig"
+
+	"signal-bot/pkg/app"
+	"signal-bot/pkg/config"
+	"signal-bot/pkg/fakeup"
+	"signal-bot/pkg/sim"
+)
+
+// Harness is the bot against the simulated REST API and fake upstreams, all
+// real servers on loopback.
+type Harness struct {
+	T     testing.TB
+	Sim   *sim.Sim
+	Up    *fakeup.Server
+	Env   map[string]string // the bot's configuration; change it before Start
+	Sends *Inflight         // concurrent /v2/send calls seen by the simulator
+	Bot   *app.App
+	stop  context.CancelFunc
+	done  chan error
+}
+
+// Inflight counts concurrent requests to one path and remembers the peak.
+type Inflight struct {
+	path      string
+	now, peak atomic.Int64
+}
+
+// Peak is the most requests seen at once.
+func (c *Inflight) Peak() int64 { return c.peak.Load() }
+
+func (c *Inflight) wrap(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == c.path {
+			n := c.now.Add(1)
+			for p := c.peak.Load(); n > p && !c.peak.CompareAndSwap(p, n); p = c.peak.Load() {
+			}
+			defer c.now.Add(-1)
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// New starts the simulator and fake upstreams (zero latency unless simCfg
+// says otherwise); env overrides the bot's configuration. Start the bot with
+// Start. Everything stops in t's cleanup.
+func New(t testing.TB, simCfg sim.Config, env map[string]string) *Harness {
+	t.Helper()
+	h := &Harness{T: t, Sim: sim.New(simCfg), Up: fakeup.New(fakeup.Config{}), Sends: &Inflight{path: "/v2/send"}}
+	srv := httptest.NewServer(h.Sends.wrap(h.Sim))
+	if _, err := h.Up.Start("127.0.0.1:0"); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		h.Stop()
+		srv.CloseClientConnections()
+		h.Sim.Close()
+		srv.Close()
+		h.Up.Close()
+	})
+	tg := sim.TestGroup()
+	h.Env = map[string]string{
+		"SIGNAL_API_URL": srv.URL, "SIGNAL_NUMBER": h.Sim.Number(),
+		"GROUPS":      "testbot=" + sim.RESTGroupID(tg.InternalID),
+		"CAT_API_URL": h.Up.CatAPIURL(), "COMMONS_API_URL": h.Up.CommonsAPIURL(),
+		"HTTP_ADDR":  "127.0.0.1:0",
+		"STATE_PATH": filepath.Join(t.TempDir(), "state.db"),
+	}
+	for k, v := range env {
+		h.Env[k] = v
+	}
+	return h
+}
+
+// Start starts the bot and waits until its websocket is connected.
+func (h *Harness) Start() {
+	h.T.Helper()
+	cfg, err := config.Load(context.Background(), envconfig.MapLookuper(h.Env))
+	if err != nil {
+		h.T.Fatal(err)
+	}
+	log := slog.New(slog.NewTextHandler(testWriter{h.T}, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	h.Bot, err = app.New(context.Background(), cfg, app.Options{Log: log, Version: "test"})
+	if err != nil {
+		h.T.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	h.stop, h.done = cancel, make(chan error, 1)
+	go func() { h.done <- h.Bot.Run(ctx) }()
+	h.waitConnected()
+}
+
+func (h *Harness) waitConnected() {
+	h.T.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	for ctx.Err() == nil {
+		if res, err := http.Get("http://" + h.Bot.HTTPAddr() + "/healthz"); err == nil {
+			res.Body.Close()
+			if res.StatusCode == http.StatusOK {
+				return
+			}
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	h.T.Fatal("bot not connected within 10 s")
+}
+
+// Stop stops the bot (SIGTERM equivalent) and checks it exited cleanly.
+func (h *Harness) Stop() {
+	if h.stop == nil {
+		return
+	}
+	h.stop()
+	if err := <-h.done; err != nil {
+		h.T.Errorf("bot exited with %v", err)
+	}
+	h.stop = nil
+}
+
+// Say delivers a text message; group "" is a direct chat.
+func (h *Harness) Say(from, group, text string) {
+	h.T.Helper()
+	if _, err := h.Sim.Deliver(sim.Message{From: from, Name: "Tester", Group: group, Text: text}); err != nil {
+		h.T.Fatal(err)
+	}
+}
+
+// WaitSent waits for n sends (20 s at most) and returns all sends so far.
+func (h *Harness) WaitSent(n int) []sim.Sent {
+	h.T.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	sent, err := h.Sim.WaitSent(ctx, n)
+	if err != nil {
+		h.T.Fatalf("waiting for %d sends: %v (got %d)", n, err, len(h.Sim.Sent()))
+	}
+	return sent
+}
+
+// Health reads /healthz.
+func (h *Harness) Health() map[string]any {
+	h.T.Helper()
+	res, err := http.Get("http://" + h.Bot.HTTPAddr() + "/healthz")
+	if err != nil {
+		h.T.Fatal(err)
+	}
+	defer res.Body.Close()
+	var m map[string]any
+	if err := json.NewDecoder(res.Body).Decode(&m); err != nil {
+		h.T.Fatal(err)
+	}
+	return m
+}
+
+// WaitIdle waits until the bot accepted n frames and finished them all.
+func (h *Harness) WaitIdle(accepted int) {
+	h.T.Helper()
+	for range 2000 {
+		m := h.Health()
+		if m["accepted"] == float64(accepted) && m["active"] == float64(0) && m["queue_depth"] == float64(0) {
+			return
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	h.T.Fatalf("bot not idle after %d frames: %v", accepted, h.Health())
+}
+
+// TestGroupRecipient is the REST id of the simulator's test group.
+func TestGroupRecipient() string { return sim.RESTGroupID(sim.TestGroup().InternalID) }
+
+// testWriter sends the bot's warnings to the test log.
+type testWriter struct{ t testing.TB }
+
+func (w testWriter) Write(p []byte) (int, error) {
+	w.t.Log(strings.TrimSpace(string(p)))
+	return len(p), nil
+}
+
+var _ io.Writer = testWriter{}
+
+// URL is the bot's own HTTP base URL (/_selftest, /healthz).
+func (h *Harness) URL() string { return "http://" + h.Bot.HTTPAddr() }
