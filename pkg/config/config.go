@@ -68,6 +68,7 @@ type Config struct {
 	Pipeline  Pipeline
 	Commands  Commands
 	Upstreams Upstreams
+	Pictures  Pictures
 	Server    Server
 	State     State
 }
