@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"os"
 	"strings"
 
@@ -67,8 +68,13 @@ func Setup(ctx context.Context, cfg Config, own *OwnTime) (*Telemetry, func(cont
 		sdktrace.WithSpanProcessor(own),
 	}
 	exporting := exportConfigured(os.Getenv)
+	// The exporter's own client, so shutdown can close its keep-alive
+	// connection. (A client of our own makes the exporter ignore the
+	// OTEL_EXPORTER_OTLP_CERTIFICATE/CLIENT_* TLS settings: Jaeger runs beside
+	// the bot over plain HTTP.)
+	expTransport := http.DefaultTransport.(*http.Transport).Clone()
 	if exporting {
-		exp, err := otlptracehttp.New(ctx)
+		exp, err := otlptracehttp.New(ctx, otlptracehttp.WithHTTPClient(&http.Client{Transport: expTransport}))
 		if err != nil {
 			return nil, nil, fmt.Errorf("telemetry setup: create OTLP/HTTP trace exporter: %w", err)
 		}
@@ -90,6 +96,7 @@ func Setup(ctx context.Context, cfg Config, own *OwnTime) (*Telemetry, func(cont
 		if err := tp.Shutdown(ctx); err != nil {
 			errs = append(errs, fmt.Errorf("shut down tracer provider: %w", err))
 		}
+		expTransport.CloseIdleConnections()
 		return errors.Join(errs...)
 	}
 	return &Telemetry{Provider: tp, OwnTime: own, Exporting: exporting}, shutdown, nil

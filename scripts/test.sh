@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# The test command of README.md, and what CI runs (.ci/run). On a fresh
+# machine it builds Jaeger once (cached under ~/.cache/signal-bot), starts it
+# on loopback for the trace tests, and stops it at the end.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+step() { printf '\n== %s\n' "$*"; }
+
+step "gofmt"
+unformatted=$(gofmt -l $(git ls-files '*.go'))
+if [ -n "$unformatted" ]; then
+	echo "gofmt would change: $unformatted"
+	exit 1
+fi
+
+step "go vet"
+go vet ./...
+
+step "Jaeger (otel/jaeger.sh: built once, cached)"
+otel/jaeger.sh start
+trap 'otel/jaeger.sh stop' EXIT
+export SIGNAL_BOT_OTLP=http://127.0.0.1:4318 SIGNAL_BOT_JAEGER=http://127.0.0.1:16686
+
+step "go test -race"
+go test -race -count=1 -timeout 20m ./...
+
+step "fuzz smoke (10 s per target)"
+fuzz() { go test -run '^$' -fuzz "^$2\$" -fuzztime 10s "$1"; }
+fuzz ./pkg/signalapi FuzzDecodeFrame
+fuzz ./pkg/commands FuzzParse
+
+if [ -f deploy/check.sh ]; then
+	step "deploy checks"
+	bash deploy/check.sh
+fi
