@@ -272,4 +272,3 @@ func union(ivs [][2]int64) int64 {
 	}
 	return total
 }
-
