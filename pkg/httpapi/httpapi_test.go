@@ -1,0 +1,157 @@
+package httpapi_test
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"go.uber.org/goleak"
+
+	"signal-bot/pkg/botest"
+	"signal-bot/pkg/httpapi"
+	"signal-bot/pkg/sim"
+)
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+func do(t *testing.T, method, url, token, body string) (int, map[string]any) {
+	t.Helper()
+	req, err := http.NewRequest(method, url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	raw, _ := io.ReadAll(res.Body)
+	var m map[string]any
+	if err := json.Unmarshal(raw, &m); err != nil {
+		t.Fatalf("%s %s: body %q is not JSON", method, url, raw)
+	}
+	return res.StatusCode, m
+}
+
+func TestSelftestErrors(t *testing.T) {
+	h := botest.New(t, sim.Config{Lossless: true}, map[string]string{"SELFTEST_TOKEN": "s3cret", "COOLDOWNS": "kot=1h"})
+	h.Start()
+	url := h.URL() + "/_selftest"
+	tests := []struct {
+		name, method, token, body string
+		wantStatus                int
+		wantError                 string
+	}{
+		{"no token", "POST", "", `{"group":"testbot","text":"!pomoc"}`, 401, "token"},
+		{"wrong token", "POST", "nope", `{"group":"testbot","text":"!pomoc"}`, 403, "token"},
+		{"wrong method", "GET", "s3cret", ``, 405, "POST"},
+		{"not json", "POST", "s3cret", `!pomoc`, 400, "bad body"},
+		{"unknown field", "POST", "s3cret", `{"group":"testbot","text":"!pomoc","x":1}`, 400, "bad body"},
+		{"not a command", "POST", "s3cret", `{"group":"testbot","text":"hello"}`, 400, "command"},
+		{"unknown group", "POST", "s3cret", `{"group":"rodzina","text":"!pomoc"}`, 404, "test group"},
+		{"too big", "POST", "s3cret", `{"group":"testbot","text":"!pomoc ` + strings.Repeat("a", 8<<10) + `"}`, 413, "bytes"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			status, m := do(t, tt.method, url, tt.token, tt.body)
+			if status != tt.wantStatus || !strings.Contains(m["error"].(string), tt.wantError) {
+				t.Errorf("status %d, body %v; want %d with an error about %q", status, m, tt.wantStatus, tt.wantError)
+			}
+		})
+	}
+	t.Run("served then cooldown", func(t *testing.T) {
+		status, m := do(t, "POST", url, "s3cret", `{"group":"testbot","text":"!kot"}`)
+		if status != 200 || m["command"] != "kot" || m["own_ms"] == nil || m["trace_id"] == "" {
+			t.Fatalf("first !kot: %d %v; want 200 with a block", status, m)
+		}
+		for _, k := range []string{"queue_ms", "dispatch_ms", "handler_ms", "send_ms", "upstream_ms", "own_ms", "round_trip_ms"} {
+			if _, ok := m[k].(float64); !ok {
+				t.Errorf("block lacks %s: %v", k, m)
+			}
+		}
+		if status, m := do(t, "POST", url, "s3cret", `{"group":"testbot","text":"!kot"}`); status != 429 {
+			t.Errorf("second !kot: %d %v; want 429", status, m)
+		}
+	})
+	t.Run("no connection", func(t *testing.T) {
+		h.Sim.Close() // the REST API goes away
+		for range 1000 {
+			if h.Health()["connected"] == false {
+				break
+			}
+			time.Sleep(time.Millisecond)
+		}
+		if status, m := do(t, "POST", url, "s3cret", `{"group":"testbot","text":"!pomoc"}`); status != 503 {
+			t.Errorf("selftest without the REST API: %d %v; want 503", status, m)
+		}
+	})
+}
+
+func TestOverride(t *testing.T) {
+	h := botest.New(t, sim.Config{Lossless: true}, map[string]string{"COOLDOWNS": "kot=1h"})
+	h.Start()
+	url := h.URL() + "/_override"
+	tests := []struct {
+		name, method, body string
+		wantStatus         int
+	}{
+		{"set", "PUT", `{"group":"testbot","command":"kot","ttl_s":60}`, 200},
+		{"alias resolves", "PUT", `{"group":"testbot","command":"kitku","ttl_s":60}`, 200},
+		{"ttl too long", "PUT", `{"group":"testbot","command":"kot","ttl_s":86400}`, 400},
+		{"no ttl", "PUT", `{"group":"testbot","command":"kot"}`, 400},
+		{"unknown command", "PUT", `{"group":"testbot","command":"nope","ttl_s":60}`, 400},
+		{"not a test group", "PUT", `{"group":"group.abc","command":"kot","ttl_s":60}`, 404},
+		{"wrong method", "POST", `{}`, 405},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if status, m := do(t, tt.method, url, "", tt.body); status != tt.wantStatus {
+				t.Errorf("status %d %v; want %d", status, m, tt.wantStatus)
+			}
+		})
+	}
+	if ov, _ := h.Health()["overrides"].([]any); len(ov) != 1 {
+		t.Fatalf("healthz overrides = %v; want one", h.Health()["overrides"])
+	}
+	selftest := h.URL() + "/_selftest"
+	for range 2 { // the cooldown is off while the override lasts
+		if status, m := do(t, "POST", selftest, "", `{"group":"testbot","text":"!kot"}`); status != 200 {
+			t.Fatalf("!kot under the override: %d %v; want 200", status, m)
+		}
+	}
+	if status, _ := do(t, "DELETE", url, "", `{"group":"testbot","command":"kot"}`); status != 200 {
+		t.Fatalf("DELETE: %d", status)
+	}
+	if status, _ := do(t, "POST", selftest, "", `{"group":"testbot","text":"!kot"}`); status != 429 {
+		t.Errorf("!kot after the override = %d; want 429 (cooldown back)", status)
+	}
+	if ov, _ := h.Health()["overrides"].([]any); len(ov) != 0 {
+		t.Errorf("overrides after DELETE = %v; want none", ov)
+	}
+}
+
+func TestCheckAddr(t *testing.T) {
+	tests := []struct {
+		addr, token string
+		wantErr     bool
+	}{
+		{"127.0.0.1:9923", "", false},
+		{"localhost:9923", "", false},
+		{"[::1]:9923", "", false},
+		{"0.0.0.0:9923", "", true},
+		{"0.0.0.0:9923", "t", false},
+		{"nonsense", "", true},
+	}
+	for _, tt := range tests {
+		if err := httpapi.CheckAddr(tt.addr, tt.token); (err != nil) != tt.wantErr {
+			t.Errorf("CheckAddr(%q, %q) = %v; want error %v", tt.addr, tt.token, err, tt.wantErr)
+		}
+	}
+}
+
