@@ -154,4 +154,3 @@ func TestCheckAddr(t *testing.T) {
 		}
 	}
 }
-
