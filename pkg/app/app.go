@@ -128,7 +128,7 @@ func (a *App) Run(ctx context.Context) error {
 		defer close(recvDone)
 		_ = a.api.Receive(ctx, a.log, func(raw []byte, readAt time.Time) {
 			if _, err := a.pipe.Offer(raw, readAt, false); err != nil {
-				a.log.Warn("frame dropped", "err", err, "dropped_total", a.pipe.Stats().Dropped)
+				a.log.Warn("frame dropped", "err", err, "dropped_total", a.pipe.Stats().Dropped, "queue_depth", a.cfg.Pipeline.QueueDepth)
 			}
 		})
 	}()

@@ -28,9 +28,9 @@ func (b *Bot) Handle(ctx context.Context, f *pipeline.Frame, slot *pipeline.Slot
 	root := trace.SpanFromContext(ctx)
 	w, err := b.dispatch(ctx, f, slot)
 	if err != nil {
-		root.SetStatus(codes.Error, err.Error())
+		markFailed(root, err)
 		root.SetAttributes(telemetry.AttrOutcome.String(telemetry.OutcomeError))
-		b.d.Log.WarnContext(ctx, "frame not dispatched", "err", err)
+		b.d.Log.WarnContext(ctx, "frame not dispatched", "err", telemetry.RedactErr(err))
 		return
 	}
 	if w == nil {
@@ -47,20 +47,19 @@ func (b *Bot) dispatch(ctx context.Context, f *pipeline.Frame, slot *pipeline.Sl
 	ctx, span := b.tracer.Start(ctx, telemetry.SpanDispatch)
 	defer func() {
 		if err != nil {
-			span.RecordError(err)
-			span.SetStatus(codes.Error, err.Error())
+			markFailed(span, err)
 		}
 		span.End()
 	}()
 	frame, err := signalapi.DecodeFrame(f.Raw)
 	if err != nil {
-		b.d.Log.WarnContext(ctx, "malformed frame skipped", "bytes", len(f.Raw), "err", err)
+		b.d.Log.WarnContext(ctx, "malformed frame skipped", "bytes", len(f.Raw), "err", telemetry.RedactErr(err))
 		return nil, nil
 	}
 	in, skip := signalapi.Classify(frame, b.d.API.Number())
 	if skip != signalapi.SkipNone {
 		if skip == signalapi.SkipError {
-			b.d.Log.WarnContext(ctx, "error frame from signal-cli-rest-api skipped", "error", frame.Error)
+			b.d.Log.WarnContext(ctx, "error frame from signal-cli-rest-api skipped", "error", telemetry.RedactText(frame.Error))
 		}
 		return nil, nil
 	}
@@ -136,9 +135,8 @@ func (b *Bot) handle(ctx context.Context, w *work) string {
 		reply, err = w.req.Command.Run(ctx, w.req)
 		if err != nil {
 			outcome = telemetry.OutcomeError
-			span.RecordError(err)
-			span.SetStatus(codes.Error, err.Error())
-			b.d.Log.WarnContext(ctx, "command failed", "command", w.name, "err", err)
+			markFailed(span, err)
+			b.d.Log.WarnContext(ctx, "command failed", "command", w.name, "err", telemetry.RedactErr(err))
 			if reply.Text == "" && len(reply.Pictures) == 0 {
 				return outcome
 			}
@@ -149,17 +147,24 @@ func (b *Bot) handle(ctx context.Context, w *work) string {
 		out.Attachments = append(out.Attachments, p.DataURI)
 	}
 	if _, err := b.d.API.Send(ctx, out); err != nil {
-		span.RecordError(err)
-		span.SetStatus(codes.Error, err.Error())
+		markFailed(span, err)
 		level := "send failed"
 		if errors.Is(err, signalapi.ErrRateLimited) {
 			level = "send rate limited by Signal; not retried"
 		}
-		b.d.Log.ErrorContext(ctx, level, "command", w.name, "err", err)
+		b.d.Log.ErrorContext(ctx, level, "command", w.name, "err", telemetry.RedactErr(err))
 		return telemetry.OutcomeError
 	}
 	for _, p := range reply.Pictures {
 		b.d.Log.InfoContext(ctx, "picture sent", "command", w.name, "mime", p.MIME, "bytes", p.Bytes, "width", p.Width, "height", p.Height)
 	}
 	return outcome
+}
+
+// markFailed records err on span with phone numbers, UUIDs and group ids
+// redacted: error messages of the REST API name recipients.
+func markFailed(span trace.Span, err error) {
+	msg := telemetry.RedactErr(err)
+	span.RecordError(errors.New(msg))
+	span.SetStatus(codes.Error, msg)
 }

@@ -3,6 +3,7 @@
 package botest
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"io"
@@ -11,6 +12,7 @@ import (
 	"net/http/httptest"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -21,6 +23,7 @@ import (
 	"signal-bot/pkg/config"
 	"signal-bot/pkg/fakeup"
 	"signal-bot/pkg/sim"
+	"signal-bot/pkg/telemetry"
 )
 
 // Harness is the bot against the simulated REST API and fake upstreams, all
@@ -32,6 +35,7 @@ type Harness struct {
 	Env   map[string]string // the bot's configuration; change it before Start
 	Sends *Inflight         // concurrent /v2/send calls seen by the simulator
 	Bot   *app.App
+	Logs  *SyncBuffer // every log line of the bot, at debug level
 	stop  context.CancelFunc
 	done  chan error
 }
@@ -95,7 +99,13 @@ func (h *Harness) Start() {
 	if err != nil {
 		h.T.Fatal(err)
 	}
-	log := slog.New(slog.NewTextHandler(testWriter{h.T}, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	if h.Logs == nil {
+		h.Logs = &SyncBuffer{}
+	}
+	log := slog.New(telemetry.NewLogHandler(slog.NewMultiHandler(
+		slog.NewTextHandler(testWriter{h.T}, &slog.HandlerOptions{Level: slog.LevelWarn}),
+		slog.NewTextHandler(h.Logs, &slog.HandlerOptions{Level: slog.LevelDebug}),
+	)))
 	h.Bot, err = app.New(context.Background(), cfg, app.Options{Log: log, Version: "test"})
 	if err != nil {
 		h.T.Fatal(err)
@@ -197,3 +207,22 @@ var _ io.Writer = testWriter{}
 
 // URL is the bot's own HTTP base URL (/_selftest, /healthz).
 func (h *Harness) URL() string { return "http://" + h.Bot.HTTPAddr() }
+
+// SyncBuffer is a bytes.Buffer safe for concurrent writers.
+type SyncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *SyncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+// String returns everything written so far.
+func (b *SyncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}

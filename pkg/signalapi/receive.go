@@ -80,7 +80,7 @@ func (c *Client) receiveOnce(ctx context.Context, fn ReceiveFunc) (connected boo
 		res.Body.Close()
 	}
 	if err != nil {
-		return false, fmt.Errorf("dial %s: %w", u, err)
+		return false, fmt.Errorf("dial websocket: %w", err)
 	}
 	c.connected.Store(true)
 	defer c.connected.Store(false)
