@@ -16,6 +16,7 @@ import (
 	"signal-bot/pkg/commands"
 	"signal-bot/pkg/config"
 	"signal-bot/pkg/httpapi"
+	"signal-bot/pkg/metrics"
 	"signal-bot/pkg/pipeline"
 	"signal-bot/pkg/signalapi"
 	"signal-bot/pkg/store"
@@ -41,6 +42,7 @@ type App struct {
 	http     *http.Server
 	ln       net.Listener
 	base     *http.Transport
+	metrics  *metrics.Metrics
 }
 
 // New builds the bot from cfg: it opens the state file, sets up tracing,
@@ -57,6 +59,17 @@ func New(ctx context.Context, cfg config.Config, o Options) (a *App, err error) 
 		}
 	}()
 	own := telemetry.NewOwnTime(telemetry.OwnTimeConfig{OnBlock: a.served})
+	if a.metrics, err = metrics.New(metrics.Sources{
+		Pipeline: func() (int64, int64, int, int) {
+			s := a.pipe.Stats()
+			return s.Accepted, s.Dropped, s.Depth, s.Active
+		},
+		Evicted:    func() uint64 { return own.Stats().Evicted },
+		Connected:  func() bool { return a.api.Connected() },
+		Reconnects: func() int64 { return a.api.Reconnects() },
+	}); err != nil {
+		return nil, err
+	}
 	if a.tel, a.shutdown, err = telemetry.Setup(ctx, telemetry.Config{Version: o.Version, Logger: o.Log}, own); err != nil {
 		return nil, fmt.Errorf("set up tracing: %w", err)
 	}
@@ -90,7 +103,7 @@ func New(ctx context.Context, cfg config.Config, o Options) (a *App, err error) 
 	upstreamClient := &http.Client{Transport: telemetry.NewTransport(base, tp, telemetry.LegUpstream)}
 	var reg *commands.Registry
 	a.bot = bot.New(bot.Deps{
-		API: a.api, Store: a.store, Groups: groups, Tracer: tp, Log: a.log, HashKey: hashKey,
+		API: a.api, Store: a.store, Groups: groups, Tracer: tp, Log: a.log, HashKey: hashKey, Recorder: a.metrics,
 	})
 	if reg, err = buildRegistry(cfg, groups, a.bot, a.store, upstreamClient); err != nil {
 		return nil, err
@@ -103,7 +116,7 @@ func New(ctx context.Context, cfg config.Config, o Options) (a *App, err error) 
 	srv := httpapi.New(httpapi.Deps{
 		Pipeline: a.pipe, OwnTime: own, Connected: a.api.Connected, Bot: a.bot, Groups: groups, Registry: reg,
 		Account: cfg.Signal.Number, Sender: cfg.Server.SelftestSender, Token: cfg.Server.SelftestToken,
-		Timeout: cfg.Server.SelftestTimeout, Log: a.log,
+		Timeout: cfg.Server.SelftestTimeout, Log: a.log, Metrics: a.metrics.Handler(),
 	})
 	if a.ln, err = net.Listen("tcp", cfg.Server.Addr); err != nil {
 		return nil, fmt.Errorf("listen on HTTP_ADDR: %w", err)
@@ -166,6 +179,9 @@ func (a *App) closeAll(ctx context.Context) error {
 	if a.store != nil {
 		errs = append(errs, a.store.Close())
 	}
+	if a.metrics != nil {
+		errs = append(errs, a.metrics.Shutdown(ctx))
+	}
 	return errors.Join(errs...)
 }
 
@@ -174,6 +190,7 @@ func (a *App) served(b telemetry.Block) {
 	if b.Command == "" {
 		return
 	}
+	a.metrics.Served(b)
 	a.log.Info("served", telemetry.ServedArgs(b)...)
 }
 

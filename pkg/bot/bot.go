@@ -33,7 +33,19 @@ type Deps struct {
 	Log       *slog.Logger
 	HashKey   []byte           // keys the sender hash in spans
 	Now       func() time.Time // nil: time.Now
+	Recorder  Recorder         // nil: failures are not counted
 }
+
+// Recorder counts failures for /metrics.
+type Recorder interface {
+	CommandFailed(command string, err error)
+	SendFailed(err error)
+}
+
+type noRecorder struct{}
+
+func (noRecorder) CommandFailed(string, error) {}
+func (noRecorder) SendFailed(error)            {}
 
 // Bot handles frames; Handle is its pipeline.Handler.
 type Bot struct {
@@ -49,6 +61,9 @@ func New(d Deps) *Bot {
 	}
 	if d.Overrides == nil {
 		d.Overrides = NewOverrides()
+	}
+	if d.Recorder == nil {
+		d.Recorder = noRecorder{}
 	}
 	return &Bot{d: d, tracer: d.Tracer.Tracer(telemetry.TracerName), recent: newRecentSet(4096)}
 }

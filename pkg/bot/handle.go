@@ -136,6 +136,7 @@ func (b *Bot) handle(ctx context.Context, w *work) string {
 		if err != nil {
 			outcome = telemetry.OutcomeError
 			markFailed(span, err)
+			b.d.Recorder.CommandFailed(w.name, err)
 			b.d.Log.WarnContext(ctx, "command failed", "command", w.name, "err", telemetry.RedactErr(err))
 			if reply.Text == "" && len(reply.Pictures) == 0 {
 				return outcome
@@ -148,6 +149,7 @@ func (b *Bot) handle(ctx context.Context, w *work) string {
 	}
 	if _, err := b.d.API.Send(ctx, out); err != nil {
 		markFailed(span, err)
+		b.d.Recorder.SendFailed(err)
 		level := "send failed"
 		if errors.Is(err, signalapi.ErrRateLimited) {
 			level = "send rate limited by Signal; not retried"

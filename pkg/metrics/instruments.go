@@ -1,0 +1,75 @@
+package metrics
+
+import (
+	"context"
+	"errors"
+
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/metric"
+)
+
+// instruments creates every instrument; names are those of docs/operations.md.
+func (m *Metrics) instruments(src Sources) error {
+	meter := m.provider.Meter("signal-bot")
+	var errs []error
+	add := func(err error) { errs = append(errs, err) }
+	var err error
+	m.replies, err = meter.Int64Counter("signal_bot_replies", metric.WithDescription("Frames that reached a command, by command and outcome (served, cooldown, unknown, not_here, error)."))
+	add(err)
+	m.own, err = meter.Float64Histogram("signal_bot_own_ms", metric.WithDescription("The bot's own share of a reply's latency, milliseconds."), metric.WithExplicitBucketBoundaries(msBuckets...))
+	add(err)
+	m.roundTrip, err = meter.Float64Histogram("signal_bot_round_trip_ms", metric.WithDescription("From reading the frame to the end of its last span, milliseconds."), metric.WithExplicitBucketBoundaries(msBuckets...))
+	add(err)
+	m.cmdErrors, err = meter.Int64Counter("signal_bot_upstream_errors", metric.WithDescription("Failed picture fetches, by command and kind (timeout, status, bad_json, too_big, not_image, other)."))
+	add(err)
+	m.sendErrs, err = meter.Int64Counter("signal_bot_send_errors", metric.WithDescription("Failed POST /v2/send, by kind (rate_limited, bad_request, unavailable, timeout, other)."))
+	add(err)
+
+	received, err := meter.Int64ObservableCounter("signal_bot_frames_received", metric.WithDescription("Frames read from the REST API or injected by /_selftest."))
+	add(err)
+	dropped, err := meter.Int64ObservableCounter("signal_bot_frames_dropped", metric.WithDescription("Frames dropped because the intake FIFO was full."))
+	add(err)
+	depth, err := meter.Int64ObservableGauge("signal_bot_queue_depth", metric.WithDescription("Frames waiting in the intake FIFO for a slot."))
+	add(err)
+	busy, err := meter.Int64ObservableGauge("signal_bot_slots_busy", metric.WithDescription("Frames being handled now (at most LIMIT)."))
+	add(err)
+	evicted, err := meter.Int64ObservableCounter("signal_bot_traces_evicted", metric.WithDescription("Frame traces dropped before completing (max age or max traces)."))
+	add(err)
+	connected, err := meter.Int64ObservableGauge("signal_bot_websocket_connected", metric.WithDescription("1 while the websocket to the REST API is up."))
+	add(err)
+	reconnects, err := meter.Int64ObservableCounter("signal_bot_websocket_reconnects", metric.WithDescription("Websocket connections made after the first."))
+	add(err)
+	hits, err := meter.Int64ObservableCounter("signal_bot_pool_hits", metric.WithDescription("Pictures served from the prefetch pool, by command."))
+	add(err)
+	misses, err := meter.Int64ObservableCounter("signal_bot_pool_misses", metric.WithDescription("Pictures fetched inline because the pool was empty, by command."))
+	add(err)
+	ready, err := meter.Int64ObservableGauge("signal_bot_pool_ready", metric.WithDescription("Pictures ready in the pool, by command."))
+	add(err)
+	if err := errors.Join(errs...); err != nil {
+		return err
+	}
+	_, err = meter.RegisterCallback(func(_ context.Context, o metric.Observer) error {
+		acc, drop, d, act := src.Pipeline()
+		o.ObserveInt64(received, acc+drop)
+		o.ObserveInt64(dropped, drop)
+		o.ObserveInt64(depth, int64(d))
+		o.ObserveInt64(busy, int64(act))
+		o.ObserveInt64(evicted, int64(src.Evicted()))
+		up := int64(0)
+		if src.Connected() {
+			up = 1
+		}
+		o.ObserveInt64(connected, up)
+		o.ObserveInt64(reconnects, src.Reconnects())
+		if src.Pool != nil {
+			for cmd, ps := range src.Pool() {
+				a := metric.WithAttributes(attribute.String("command", cmd))
+				o.ObserveInt64(hits, ps.Hits, a)
+				o.ObserveInt64(misses, ps.Misses, a)
+				o.ObserveInt64(ready, int64(ps.Ready), a)
+			}
+		}
+		return nil
+	}, received, dropped, depth, busy, evicted, connected, reconnects, hits, misses, ready)
+	return err
+}

@@ -1,0 +1,103 @@
+// Package metrics publishes the bot's counters, gauges and latency
+// histograms in Prometheus text format on GET /metrics, through the
+// OpenTelemetry metrics SDK and its Prometheus exporter. Gauges are read
+// from the components' own counters when scraped, so the frame path pays
+// nothing for them.
+package metrics
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"github.com/prometheus/otlptranslator"
+	"go.opentelemetry.io/otel/attribute"
+	otelprom "go.opentelemetry.io/otel/exporters/prometheus"
+	"go.opentelemetry.io/otel/metric"
+	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
+
+	"signal-bot/pkg/telemetry"
+)
+
+// msBuckets span a sub-millisecond own time to a slow picture send.
+var msBuckets = []float64{0.1, 0.25, 0.5, 1, 2.5, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10000, 30000}
+
+// Sources are read at scrape time.
+type Sources struct {
+	Pipeline   func() (accepted, dropped int64, depth, active int)
+	Evicted    func() uint64
+	Connected  func() bool
+	Reconnects func() int64
+	Pool       func() map[string]PoolStats // by command; nil without a pool
+}
+
+// PoolStats are one picture pool's counters.
+type PoolStats struct {
+	Hits, Misses, RefillErrors int64
+	Ready                      int
+}
+
+// Metrics holds the instruments. Its methods are safe for concurrent use.
+type Metrics struct {
+	provider  *sdkmetric.MeterProvider
+	handler   http.Handler
+	replies   metric.Int64Counter
+	own       metric.Float64Histogram
+	roundTrip metric.Float64Histogram
+	cmdErrors metric.Int64Counter
+	sendErrs  metric.Int64Counter
+}
+
+// New sets up the provider, its own Prometheus registry and the instruments.
+func New(src Sources) (*Metrics, error) {
+	reg := prometheus.NewRegistry()
+	exp, err := otelprom.New(otelprom.WithRegisterer(reg), otelprom.WithoutScopeInfo(),
+		otelprom.WithTranslationStrategy(otlptranslator.UnderscoreEscapingWithSuffixes))
+	if err != nil {
+		return nil, fmt.Errorf("set up metrics: %w", err)
+	}
+	m := &Metrics{
+		provider: sdkmetric.NewMeterProvider(sdkmetric.WithReader(exp)),
+		handler:  promhttp.HandlerFor(reg, promhttp.HandlerOpts{}),
+	}
+	if err := m.instruments(src); err != nil {
+		return nil, fmt.Errorf("set up metrics: %w", err)
+	}
+	return m, nil
+}
+
+// Handler serves GET /metrics.
+func (m *Metrics) Handler() http.Handler { return m.handler }
+
+// Shutdown stops the provider.
+func (m *Metrics) Shutdown(ctx context.Context) error { return m.provider.Shutdown(ctx) }
+
+// Served records one completed frame that reached a command; it is the
+// OwnTime processor's OnBlock path and stays cheap.
+func (m *Metrics) Served(b telemetry.Block) {
+	ctx := context.Background()
+	cmd := metric.WithAttributes(attribute.String("command", b.Command))
+	m.replies.Add(ctx, 1, metric.WithAttributes(attribute.String("command", b.Command), attribute.String("outcome", b.Outcome)))
+	m.own.Record(ctx, b.OwnMS, cmd)
+	m.roundTrip.Record(ctx, b.RoundTripMS, cmd)
+}
+
+// CommandError counts a failed command by the kind of failure.
+func (m *Metrics) CommandError(command, kind string) {
+	m.cmdErrors.Add(context.Background(), 1, metric.WithAttributes(attribute.String("command", command), attribute.String("kind", kind)))
+}
+
+// SendError counts a failed POST /v2/send by kind.
+func (m *Metrics) SendError(kind string) {
+	m.sendErrs.Add(context.Background(), 1, metric.WithAttributes(attribute.String("kind", kind)))
+}
+
+// CommandFailed counts a failed command by the kind of err.
+func (m *Metrics) CommandFailed(command string, err error) {
+	m.CommandError(command, UpstreamKind(err))
+}
+
+// SendFailed counts a failed send by the kind of err.
+func (m *Metrics) SendFailed(err error) { m.SendError(SendKind(err)) }
