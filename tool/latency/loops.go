@@ -1,0 +1,103 @@
+package main
+
+import (
+	"context"
+	"sync"
+	"time"
+)
+
+const (
+	// replyGuess is the time of one reply assumed before the first has come
+	// back; it only sets the override's first expiry, which the lease adapts.
+	replyGuess = time.Second
+	// maxGuessedRest caps the rest estimated from replyGuess, so a tool killed
+	// before its first reply leaves the cooldown off for minutes, not an hour.
+	maxGuessedRest = time.Minute
+)
+
+// closedLoop sends o.times requests one at a time, each after the previous
+// reply, so the bot never has more than one: a closed loop builds no queue.
+func closedLoop(ctx context.Context, c *client, o options, res *results) {
+	res.startNow()
+	for range o.times {
+		if ctx.Err() != nil {
+			return
+		}
+		res.begin()
+		start := time.Now()
+		t, err := send(ctx, c, o)
+		res.add(t, time.Since(start), err)
+	}
+}
+
+// openLoop sends o.rate requests per second for o.duration on a fixed
+// schedule without waiting for replies. Each reply is timed from its intended
+// send time, so a late sender cannot hide a slow bot. At most o.inflight
+// requests are out at once; one due while that many are out is skipped and
+// counted, never queued in the tool.
+func openLoop(ctx context.Context, c *client, o options, res *results) {
+	n := o.planned()
+	sem := make(chan struct{}, o.inflight)
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	timer := time.NewTimer(0)
+	defer timer.Stop()
+	start := res.startNow()
+	for i := range n {
+		due := start.Add(time.Duration(float64(i) * float64(time.Second) / o.rate))
+		if wait := time.Until(due); wait > 0 {
+			timer.Reset(wait)
+			select {
+			case <-ctx.Done():
+				return
+			case <-timer.C:
+			}
+		}
+		if ctx.Err() != nil {
+			return
+		}
+		select {
+		case sem <- struct{}{}:
+		default:
+			res.skip()
+			continue
+		}
+		res.begin()
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			t, err := send(ctx, c, o)
+			res.add(t, time.Since(due), err)
+		}()
+	}
+}
+
+// send makes one /_selftest request within o.timeout.
+func send(ctx context.Context, c *client, o options) (timing, error) {
+	ctx, cancel := context.WithTimeout(ctx, o.timeout)
+	defer cancel()
+	return c.selftest(ctx, o.group, o.text)
+}
+
+// restEstimate is the run's estimated remaining time, for the override's
+// expiry: the requests left at the mean reply time (closed loop), or the rest
+// of the schedule plus one reply (open loop).
+func restEstimate(o options, res *results) func() time.Duration {
+	return func() time.Duration {
+		mean, measured := res.meanReply()
+		if !measured {
+			mean = replyGuess
+		}
+		var rest time.Duration
+		if o.openLoop() {
+			rest = max(0, time.Until(res.started().Add(o.duration))) + mean
+		} else {
+			rest = time.Duration(max(0, o.times-res.answered())) * mean
+		}
+		if !measured && !o.openLoop() {
+			rest = min(rest, maxGuessedRest)
+		}
+		return rest
+	}
+}
