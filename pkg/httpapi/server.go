@@ -38,6 +38,7 @@ type Deps struct {
 	Token     string        // required when set
 	Timeout   time.Duration // selftest wait for the trace
 	Metrics   http.Handler  // nil: no /metrics
+	Rate      float64       // selftest and override requests per second; 0: unlimited
 	Log       *slog.Logger
 }
 
@@ -45,14 +46,15 @@ type Deps struct {
 type Server struct {
 	d   Deps
 	mux *http.ServeMux
+	lim *limiter
 	seq atomic.Int64 // makes synthetic timestamps unique
 }
 
 // New returns the handler.
 func New(d Deps) *Server {
-	s := &Server{d: d, mux: http.NewServeMux()}
-	s.mux.HandleFunc("/_selftest", s.auth(s.selftest))
-	s.mux.HandleFunc("/_override", s.auth(s.override))
+	s := &Server{d: d, mux: http.NewServeMux(), lim: newLimiter(d.Rate)}
+	s.mux.HandleFunc("/_selftest", s.auth(s.limit(s.selftest)))
+	s.mux.HandleFunc("/_override", s.auth(s.limit(s.override)))
 	s.mux.HandleFunc("/healthz", s.healthz)
 	if d.Metrics != nil {
 		s.mux.Handle("/metrics", d.Metrics)
