@@ -100,6 +100,7 @@ func New(ctx context.Context, cfg config.Config, o Options) (a *App, err error) 
 	if err != nil {
 		return nil, err
 	}
+	a.checkGroups(ctx, groups)
 	upstreamClient := &http.Client{Transport: telemetry.NewTransport(base, tp, telemetry.LegUpstream)}
 	var reg *commands.Registry
 	a.bot = bot.New(bot.Deps{
