@@ -2,14 +2,13 @@ package app
 
 import (
 	"fmt"
+	"log/slog"
 	"net/http"
-	"time"
 
 	"signal-bot/pkg/bot"
 	"signal-bot/pkg/commands"
 	"signal-bot/pkg/config"
 	"signal-bot/pkg/store"
-	"signal-bot/pkg/upstream"
 )
 
 // resolveGroups turns GROUPS (alias → group.… or signal-cli id) into ids.
@@ -25,21 +24,30 @@ func resolveGroups(c config.Commands) (bot.Groups, error) {
 	return bot.NewGroups(ids, c.TestGroups), nil
 }
 
-// buildRegistry makes the four commands with their configured cooldowns and scopes.
+// buildRegistry makes the four commands with pictures fetched inline (no
+// pool), shrunk as configured, without spans or log lines of their own.
+//
+// Deprecated: call startPictures and buildRegistryWith, which also start
+// the prefetch pools; this stays until app.New does.
 func buildRegistry(cfg config.Config, groups bot.Groups, b *bot.Bot, st *store.Store, hc *http.Client) (*commands.Registry, error) {
+	srcs := make(map[string]commands.PictureSource)
+	for name, s := range newSources(cfg, nil, slog.New(slog.DiscardHandler), hc) {
+		srcs[name] = s
+	}
+	return buildRegistryWith(cfg, groups, b, st, srcs)
+}
+
+// buildRegistryWith makes the four commands with their configured cooldowns
+// and scopes; srcs, from startPictures, serve the pictures of !cat and !kot.
+func buildRegistryWith(cfg config.Config, groups bot.Groups, b *bot.Bot, st *store.Store, srcs map[string]commands.PictureSource) (*commands.Registry, error) {
 	u := cfg.Upstreams
-	cat := upstream.NewCatAPI(hc, upstream.CatAPIConfig{BaseURL: u.CatAPIURL, APIKey: u.CatAPIKey, Size: u.CatSize, MaxBytes: u.MaxImageBytes})
-	kot := upstream.NewCommons(hc, upstream.CommonsConfig{
-		APIURL: u.CommonsAPIURL, Category: u.CommonsCat, ThumbWidth: u.ThumbWidth, UserAgent: u.UserAgent,
-		MaxBytes: u.MaxImageBytes, ListTTL: time.Hour,
-	})
 	var reg *commands.Registry
 	regf := func() *commands.Registry { return reg }
 	cmds := []*commands.Command{
 		commands.Pomoc(regf, b.Cooldown),
 		commands.Ja(regf, st, b.Cooldown),
-		commands.PictureCommand("cat", nil, "losowy kot z The Cat API", "🐱", 0, u.Timeout, fetcher{cat}),
-		commands.PictureCommand("kot", []string{"kitku"}, "losowy kot z Wikimedia Commons", "🐈", 0, u.Timeout, fetcher{kot}),
+		commands.PictureCommand("cat", nil, "losowy kot z The Cat API", "🐱", 0, u.Timeout, srcs["cat"]),
+		commands.PictureCommand("kot", []string{"kitku"}, "losowy kot z Wikimedia Commons", "🐈", 0, u.Timeout, srcs["kot"]),
 	}
 	for _, c := range cmds {
 		c.Cooldown = cfg.Commands.Cooldowns[c.Name]
