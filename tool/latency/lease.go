@@ -87,15 +87,28 @@ func (l *lease) keep(ctx context.Context) {
 }
 
 // release stops keeping the override and deletes it with a fresh, short
-// deadline, because ctx may already be cancelled (Ctrl-C).
+// deadline, because ctx may already be cancelled (Ctrl-C). A refusal that
+// may pass in a moment (429 from a rate limit, 503) is retried until then.
 func (l *lease) release(ctx context.Context) error {
 	l.stopKeeping()
 	<-l.done
 	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), restoreTimeout)
 	defer cancel()
-	if err := l.c.deleteOverride(rctx, l.group, l.command); err != nil {
+	wait := 50 * time.Millisecond
+	for {
+		err := l.c.deleteOverride(rctx, l.group, l.command)
+		if err == nil {
+			return nil
+		}
+		if st := statusOf(err); st == 429 || st == 503 {
+			select {
+			case <-rctx.Done():
+			case <-time.After(wait):
+				wait = min(2*wait, time.Second)
+				continue
+			}
+		}
 		return fmt.Errorf("put the %s cooldown back in %s (it comes back by itself at %s): %w",
 			l.command, l.group, l.until.Format(time.TimeOnly), err)
 	}
-	return nil
 }
