@@ -10,8 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"go.opentelemetry.io/otel/trace"
-
 	"signal-bot/pkg/upstream"
 )
 
@@ -111,23 +109,11 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Fatalf("timed out waiting for %s", what)
 }
 
-// testPool makes a pool over f with a manual timer, starts it and closes it
-// at the end of the test.
+// testPool makes a started pool over f with a manual timer.
 func testPool(t *testing.T, f *fakeFetcher, shrink Options, cfg PoolConfig) (*Pool, *manualTimer) {
 	t.Helper()
 	f.t = t
-	src := NewSource(SourceConfig{Name: "cat", Fetcher: f, Shrink: shrink, Log: discardLog()})
-	cfg.Log = discardLog()
-	p := newPool(context.Background(), src, cfg)
-	m := &manualTimer{}
-	p.after, p.jitter = m.after, func() float64 { return 1 }
-	p.kick(trace.Link{})
-	t.Cleanup(func() {
-		if err := p.Close(context.Background()); err != nil {
-			t.Errorf("Close: %v", err)
-		}
-	})
-	return p, m
+	return poolOver(t, NewSource(SourceConfig{Name: "cat", Fetcher: f, Shrink: shrink, Log: discardLog()}), cfg)
 }
 
 func discardLog() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
