@@ -1,0 +1,309 @@
+#!/usr/bin/env bash
+# Offline checks of the deployment files: what can be checked without a Docker
+# engine or an image registry. scripts/test.sh runs it; it can run alone:
+#
+#   bash deploy/check.sh
+#
+# 1. the image's build, run as the Dockerfile runs it (only what the
+#    Dockerfile copies, deploy/build.sh), gives static binaries;
+# 2. every variable in deploy/signal-bot.env.example is one the bot reads;
+# 3. compose.yaml (alone and with deploy/compose.host.yaml) passes the
+#    compose-spec validator, then deploy/composecheck (depends_on targets,
+#    loopback-only ports, pinned images, restart policies, the bot's variables);
+# 4. deploy/jaeger.yaml passes `jaeger validate`, and Jaeger started with it
+#    in a private network namespace takes an OTLP span and serves it back;
+# 5. deploy/signal-bot.service passes `systemd-analyze --user verify` with no
+#    warning (installing Debian's systemd package when it is missing);
+# 6. the built bot, configured from the example env file the way an operator
+#    fills it in (group id from GET /v1/groups), runs against the simulated
+#    REST API: the healthcheck binary says healthy, /_selftest answers a
+#    timing block with the token and 401 without it, and the healthcheck says
+#    unhealthy once the bot is gone.
+#
+# A check that cannot run here says SKIP and why; any failure exits non-zero.
+# A few seconds once the Go build cache, the validator module and Jaeger
+# (otel/jaeger.sh, which scripts/test.sh builds first) are cached.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+readonly compose_validator=github.com/compose-spec/compose-go/v2/cmd@v2.16.2
+
+tmp=$(mktemp -d)
+pids=()
+cleanup() {
+	for pid in "${pids[@]}"; do
+		kill "$pid" 2>/dev/null || true
+		wait "$pid" 2>/dev/null || true
+	done
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+step() { printf '\n-- %s\n' "$*"; }
+ok() { printf 'ok: %s\n' "$*"; }
+skip() { printf 'SKIP: %s\n' "$*"; }
+fail() {
+	printf 'FAIL: %s\n' "$*" >&2
+	exit 1
+}
+
+# --- 1. the image's build ----------------------------------------------------
+
+# build_stage_copies prints the build stage's "COPY src... dst" lines as
+# "src... dst", and fails on a COPY form this script does not emulate.
+build_stage_copies() {
+	awk '
+		/^FROM /    { stage++ }
+		stage == 1 && /^COPY / {
+			if ($2 ~ /^--/) { print "unsupported: " $0; exit 1 }
+			$1 = ""; sub(/^ /, ""); print
+		}' deploy/Dockerfile
+}
+
+step "build as deploy/Dockerfile does: only what it copies, then deploy/build.sh"
+# shellcheck disable=SC2016 # the Dockerfile's text, not an expansion
+grep -q '^RUN GOOS=$TARGETOS GOARCH=$TARGETARCH sh deploy/build.sh /out ' deploy/Dockerfile ||
+	fail "deploy/Dockerfile no longer builds with deploy/build.sh; update this check"
+src="$tmp/src"
+mkdir -p "$src"
+copies=$(build_stage_copies) || fail "deploy/Dockerfile: $copies"
+while read -r -a args; do
+	dst=${args[-1]}
+	unset 'args[-1]'
+	if [[ $dst == */ ]]; then
+		mkdir -p "$src/$dst"
+		cp -R "${args[@]}" "$src/$dst"
+	else
+		mkdir -p "$(dirname "$src/$dst")"
+		cp -R "${args[0]}" "$src/$dst"
+	fi
+	echo "COPY ${args[*]} $dst"
+done <<<"$copies"
+(cd "$src" && sh deploy/build.sh "$tmp/bin" check) || fail "the image's build failed"
+ok "built $(cd "$tmp/bin" && echo *)"
+
+step "the binaries are static (cgo off, no program interpreter)"
+for bin in "$tmp/bin/signal-bot" "$tmp/bin/healthcheck"; do
+	name=$(basename "$bin")
+	meta=$(go version -m "$bin")
+	grep -q $'\tbuild\tCGO_ENABLED=0$' <<<"$meta" || fail "$name: not built with CGO_ENABLED=0"
+	grep -q $'\tbuild\t-trimpath=true$' <<<"$meta" || fail "$name: not built with -trimpath"
+	# -trimpath keeps -ldflags out of the build info: "-s -w" shows as no
+	# symbol table below, "-X main.version" in the bot's start line (step 6).
+	if command -v readelf >/dev/null; then
+		if readelf -lW "$bin" | grep -q 'INTERP'; then fail "$name: has a program interpreter (dynamic)"; fi
+		if readelf -dW "$bin" | grep -q 'NEEDED'; then fail "$name: needs shared libraries"; fi
+		if readelf -SW "$bin" | grep -qE '\.symtab|\.debug_'; then fail "$name: not stripped (-ldflags -s -w)"; fi
+		how="readelf: no INTERP, no NEEDED, stripped"
+	elif command -v file >/dev/null; then
+		file -b "$bin" | grep -q 'statically linked' || fail "$name: file(1) says: $(file -b "$bin")"
+		how="file: statically linked"
+	else
+		if ldd "$bin" 2>&1 | grep -q '=>'; then fail "$name: ldd lists shared libraries"; fi
+		how="ldd: no shared libraries"
+	fi
+	ok "$name: CGO_ENABLED=0, -trimpath; $how"
+done
+go build -o "$tmp/bin/signal-sim" ./cmd/signal-sim
+go build -o "$tmp/bin/composecheck" ./deploy/composecheck
+
+# --- 2. the example env file --------------------------------------------------
+
+step "every variable in deploy/signal-bot.env.example is one the bot reads (signal-bot -h, OTEL_*)"
+"$tmp/bin/signal-bot" -h 2>&1 | awk '/^  [A-Z][A-Z0-9_]+ /{ print $1 }' >"$tmp/known"
+grep -qx SIGNAL_API_URL "$tmp/known" || fail "could not read the variable names from signal-bot -h"
+unknown=()
+while read -r name; do
+	grep -qx "$name" "$tmp/known" || [[ $name == OTEL_* ]] || unknown+=("$name")
+done < <(sed -nE 's/^[#[:space:]]*([A-Z][A-Z0-9_]*)=.*/\1/p' deploy/signal-bot.env.example | sort -u)
+((${#unknown[@]} == 0)) || fail "deploy/signal-bot.env.example names variables the bot does not read: ${unknown[*]}"
+dups=$(sed -nE 's/^([A-Z][A-Z0-9_]*)=.*/\1/p' deploy/signal-bot.env.example | sort | uniq -d)
+[[ -z $dups ]] || fail "deploy/signal-bot.env.example sets twice: $dups"
+ok "$(sed -nE 's/^[#[:space:]]*([A-Z][A-Z0-9_]*)=.*/\1/p' deploy/signal-bot.env.example | sort -u | wc -l) names, all known"
+
+# --- 3. compose ---------------------------------------------------------------
+
+for files in "compose.yaml" "compose.yaml deploy/compose.host.yaml"; do
+	step "compose-spec validator ($compose_validator): $files"
+	# shellcheck disable=SC2086 # two file names
+	if ! go run "$compose_validator" --format json $files >"$tmp/model.json" 2>"$tmp/validator.err"; then
+		cat "$tmp/validator.err" >&2
+		fail "the compose-spec validator refused $files (or could not be fetched from the Go module proxy)"
+	fi
+	ok "valid"
+	step "deploy/composecheck: $files"
+	"$tmp/bin/composecheck" -known "$tmp/known" <"$tmp/model.json" || fail "$files: see the lines above"
+	ok "depends_on targets, loopback-only ports, pinned images, restart policies, the bot's variables"
+done
+
+# --- 4. Jaeger ----------------------------------------------------------------
+
+step "deploy/jaeger.yaml: jaeger validate (the binary otel/jaeger.sh builds)"
+if ! jaeger=$(otel/jaeger.sh build 2>"$tmp/jaeger-build.err"); then
+	cat "$tmp/jaeger-build.err" >&2
+	skip "Jaeger could not be built here (see above), so deploy/jaeger.yaml was not validated"
+	jaeger=
+else
+	"$jaeger" validate --config deploy/jaeger.yaml 2>"$tmp/jaeger-validate.err" || {
+		cat "$tmp/jaeger-validate.err" >&2
+		fail "jaeger validate refused deploy/jaeger.yaml"
+	}
+	ok "valid"
+fi
+
+# jaeger_smoke runs inside a private network namespace, as in a container:
+# Jaeger listens on 0.0.0.0 there without reaching any real interface, and
+# its ports cannot collide with a Jaeger the tests run on loopback.
+jaeger_smoke() {
+	set -euo pipefail
+	ip link set lo up
+	"$jaeger" --config deploy/jaeger.yaml >"$tmp/jaeger.log" 2>&1 &
+	jaeger_pid=$!
+	trap 'kill $jaeger_pid 2>/dev/null; wait $jaeger_pid 2>/dev/null || true' EXIT
+	local now trace=5ea1b07d3c0ffee05ea1b07d3c0ffee0
+	for _ in $(seq 100); do
+		curl -fsS -o /dev/null http://127.0.0.1:13133/status 2>/dev/null && break
+		sleep 0.1
+	done
+	curl -fsS -o /dev/null http://127.0.0.1:13133/status || {
+		echo "health endpoint 127.0.0.1:13133/status not up" >&2
+		return 1
+	}
+	now=$(date +%s%N)
+	curl -fsS -o /dev/null -H 'Content-Type: application/json' http://127.0.0.1:4318/v1/traces -d '{"resourceSpans":[{
+		"resource":{"attributes":[{"key":"service.name","value":{"stringValue":"deploy-check"}}]},
+		"scopeSpans":[{"spans":[{"traceId":"'$trace'","spanId":"5ea1b07d3c0ffee0","name":"check","kind":1,
+		"startTimeUnixNano":"'"$now"'","endTimeUnixNano":"'"$((now + 1000000))"'"}]}]}]}'
+	for _ in $(seq 50); do
+		curl -fsS "http://127.0.0.1:16686/api/traces/$trace" 2>/dev/null | grep -q '"operationName":"check"' && return 0
+		sleep 0.1
+	done
+	echo "the span sent to :4318 never showed on :16686/api/traces/$trace" >&2
+	return 1
+}
+
+step "deploy/jaeger.yaml: Jaeger takes OTLP/HTTP on :4318 and serves the trace on :16686, health on :13133"
+if [[ -z $jaeger ]]; then
+	skip "no Jaeger binary"
+elif ! command -v unshare >/dev/null || ! command -v ip >/dev/null || ! unshare -n true 2>/dev/null; then
+	skip "cannot make a private network namespace here (unshare -n needs root, ip(8) to bring up its loopback), so Jaeger was not started with 0.0.0.0 listeners"
+else
+	export -f jaeger_smoke
+	export jaeger tmp
+	unshare -n bash -c jaeger_smoke || {
+		cat "$tmp/jaeger.log" >&2
+		fail "Jaeger with deploy/jaeger.yaml"
+	}
+	ok "span in, trace out, healthy"
+fi
+
+# --- 5. systemd ---------------------------------------------------------------
+
+step "deploy/signal-bot.service: systemd-analyze --user verify"
+if ! command -v systemd-analyze >/dev/null; then
+	if [[ $(id -u) == 0 ]] && command -v apt-get >/dev/null; then
+		echo "systemd-analyze missing: installing Debian's systemd package"
+		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends systemd; } >"$tmp/apt.log" 2>&1 ||
+			{ tail -5 "$tmp/apt.log"; }
+	fi
+fi
+if ! command -v systemd-analyze >/dev/null; then
+	skip "systemd-analyze is missing and could not be installed (needs root and apt-get)"
+else
+	# A user manager's view: %h is this HOME, where the unit expects the
+	# binary, and the runtime directory must exist.
+	home="$tmp/home"
+	mkdir -p "$home/.local/bin" "$tmp/run"
+	chmod 0700 "$tmp/run"
+	cp "$tmp/bin/signal-bot" "$home/.local/bin/signal-bot"
+	if ! out=$(HOME=$home XDG_RUNTIME_DIR=$tmp/run systemd-analyze --user verify deploy/signal-bot.service 2>&1); then
+		echo "$out" >&2
+		fail "systemd-analyze --user verify deploy/signal-bot.service"
+	fi
+	[[ -z $out ]] || {
+		echo "$out" >&2
+		fail "systemd-analyze warns about deploy/signal-bot.service"
+	}
+	ok "verified with $(systemd-analyze --version | head -1), no warnings"
+fi
+
+# --- 6. the bot as configured from the example, against the simulator --------
+
+# envfile_args prints KEY=value lines from an env file the way compose and
+# systemd read the example: no comments, no blank lines, outer double quotes
+# removed.
+envfile_args() {
+	sed -nE '/^[A-Z][A-Z0-9_]*=/{ s/^([A-Z0-9_]+)="(.*)"$/\1=\2/; p; }' "$1"
+}
+
+# wait_log waits up to 10 s for a line matching $2 in file $1, and prints it.
+wait_log() {
+	for _ in $(seq 100); do
+		grep -m1 -E "$2" "$1" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+step "the bot configured from the example env file runs against the simulated REST API"
+number=$(sed -nE 's/^SIGNAL_NUMBER=//p' deploy/signal-bot.env.example)
+"$tmp/bin/signal-sim" -addr 127.0.0.1:0 -number "$number" -latency zero >"$tmp/sim.log" 2>&1 &
+pids+=("$!")
+api=$(wait_log "$tmp/sim.log" 'msg=ready' | sed -nE 's/.* url=([^ ]+).*/\1/p') || {
+	cat "$tmp/sim.log" >&2
+	fail "signal-sim did not start"
+}
+curl -fsS "$api/v1/about" | grep -q '"mode":"json-rpc"' || fail "GET /v1/about: not json-rpc"
+# As docs/operations.md does it: the test group's id from GET /v1/groups/<number>.
+testbot=$(curl -fsS "$api/v1/groups/%2B${number#+}" | grep -oE '"id":"group\.[^"]+"' | head -1 | cut -d'"' -f4)
+[[ -n $testbot ]] || fail "GET /v1/groups/<number> listed no group id"
+other="group.$(head -c 32 /dev/urandom | base64 -w0 | tr -d '\n' | base64 -w0)"
+token=$(head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n')
+sed -e "s|^SIGNAL_API_URL=.*|SIGNAL_API_URL=$api|" \
+	-e "s|group\.REPLACE_WITH_THE_TEST_GROUP_ID|$testbot|" \
+	-e "s|group\.REPLACE_WITH_THE_GROUP_ID|$other|" \
+	-e "s|^SELFTEST_TOKEN=.*|SELFTEST_TOKEN=$token|" \
+	deploy/signal-bot.env.example >"$tmp/signal-bot.env"
+grep -q REPLACE_WITH "$tmp/signal-bot.env" && fail "a placeholder in the example was not filled in: $(grep REPLACE_WITH "$tmp/signal-bot.env")"
+mapfile -t vars < <(envfile_args "$tmp/signal-bot.env")
+# The unit's and compose's own settings, on loopback and without exporting spans.
+vars+=(STATE_PATH="$tmp/state/state.db" HTTP_ADDR=127.0.0.1:0 OTEL_TRACES_EXPORTER=none)
+mkdir -p "$tmp/home"
+env -i PATH="$PATH" HOME="$tmp/home" "${vars[@]}" "$tmp/bin/signal-bot" >"$tmp/bot.log" 2>&1 &
+bot=$!
+pids+=("$bot")
+addr=$(wait_log "$tmp/bot.log" 'msg="signal-bot running"' | sed -nE 's|.* http=http://([^ ]+).*|\1|p') || {
+	cat "$tmp/bot.log" >&2
+	fail "the bot did not start with the example's settings"
+}
+grep -q 'msg="signal-bot running" version=check ' "$tmp/bot.log" ||
+	fail "the bot does not report the version deploy/build.sh stamped: $(grep -m1 'signal-bot running' "$tmp/bot.log")"
+ok "started with the example's settings (group ids filled in), version=check, HTTP on $addr"
+
+healthy=
+for _ in $(seq 50); do
+	if HTTP_ADDR=$addr "$tmp/bin/healthcheck" >"$tmp/health.out"; then
+		healthy=1
+		break
+	fi
+	sleep 0.1
+done
+[[ -n $healthy ]] || fail "healthcheck never passed: $(cat "$tmp/health.out")"
+ok "healthcheck: $(cut -c1-80 "$tmp/health.out")…"
+
+body='{"group":"testbot","text":"!pomoc"}'
+code=$(curl -sS -o /dev/null -w '%{http_code}' -X POST "http://$addr/_selftest" -d "$body")
+[[ $code == 401 ]] || fail "/_selftest without the token: $code; want 401"
+curl -fsS -X POST -H "Authorization: Bearer $token" "http://$addr/_selftest" -d "$body" >"$tmp/selftest.json" ||
+	fail "/_selftest with the token failed: $(cat "$tmp/selftest.json")"
+grep -q '"own_ms"' "$tmp/selftest.json" || fail "/_selftest answered no timing block: $(cat "$tmp/selftest.json")"
+ok "/_selftest in testbot: 401 without the token, a timing block with it"
+
+kill -TERM "$bot"
+wait "$bot" || fail "the bot exited non-zero on SIGTERM: $(tail -5 "$tmp/bot.log")"
+if HTTP_ADDR=$addr "$tmp/bin/healthcheck" >"$tmp/health.out"; then
+	fail "healthcheck passed with the bot gone"
+fi
+ok "SIGTERM: clean exit; healthcheck then fails ($(head -c 80 "$tmp/health.out"))"
+
+printf '\ndeploy checks passed in %ds\n' "$SECONDS"
