@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -49,9 +50,11 @@ type timing struct {
 
 // statusError is a non-2xx answer from the bot, with its {"error": …} text.
 type statusError struct {
-	op     string
-	status int
-	msg    string
+	op         string
+	status     int
+	msg        string
+	traceID    string        // set when a frame was made (a cooldown 429 has one)
+	retryAfter time.Duration // from a Retry-After header in seconds; 0 when none
 }
 
 func (e *statusError) Error() string {
@@ -110,7 +113,9 @@ func (c *client) do(ctx context.Context, method, path string, body, out any) err
 		return fmt.Errorf("%s: read answer: %w", op, err)
 	}
 	if res.StatusCode/100 != 2 {
-		return &statusError{op: op, status: res.StatusCode, msg: errorText(data)}
+		msg, traceID := errorText(data)
+		secs, _ := strconv.Atoi(res.Header.Get("Retry-After"))
+		return &statusError{op: op, status: res.StatusCode, msg: msg, traceID: traceID, retryAfter: time.Duration(secs) * time.Second}
 	}
 	if out == nil {
 		return nil
@@ -121,13 +126,15 @@ func (c *client) do(ctx context.Context, method, path string, body, out any) err
 	return nil
 }
 
-// errorText is the "error" of a JSON error body, or the body itself.
-func errorText(data []byte) string {
+// errorText is the "error" and "trace_id" of a JSON error body, or the body
+// itself.
+func errorText(data []byte) (msg, traceID string) {
 	var e struct {
-		Error string `json:"error"`
+		Error   string `json:"error"`
+		TraceID string `json:"trace_id"`
 	}
 	if json.Unmarshal(data, &e) == nil && e.Error != "" {
-		return e.Error
+		return e.Error, e.TraceID
 	}
 	s := strings.TrimSpace(string(data))
 	if len(s) > 200 {
@@ -136,7 +143,7 @@ func errorText(data []byte) string {
 	if s == "" {
 		s = "(empty body)"
 	}
-	return s
+	return s, ""
 }
 
 // statusOf is the HTTP status of err, or 0 when the bot never answered.
@@ -146,4 +153,12 @@ func statusOf(err error) int {
 		return se.status
 	}
 	return 0
+}
+
+// throttled tells a refusal by the bot's rate limit on the selftest endpoints
+// (SELFTEST_RATE): a 429 made before any frame, so without a trace id, unlike
+// the 429 of a command cooling down.
+func throttled(err error) bool {
+	var se *statusError
+	return errors.As(err, &se) && se.status == http.StatusTooManyRequests && se.traceID == ""
 }

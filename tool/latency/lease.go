@@ -54,8 +54,13 @@ func (l *lease) ttl() time.Duration {
 // put (re)sets the override to expire ttl from now.
 func (l *lease) put(ctx context.Context) error {
 	ttl := l.ttl()
-	start := time.Now()
-	ov, err := l.c.putOverride(ctx, l.group, l.command, ttl)
+	var start time.Time
+	var ov override
+	err := whileThrottled(ctx, func() (err error) {
+		start = time.Now()
+		ov, err = l.c.putOverride(ctx, l.group, l.command, ttl)
+		return err
+	}, nil)
 	if err != nil {
 		return fmt.Errorf("switch the %s cooldown off in %s: %w", l.command, l.group, err)
 	}

@@ -17,6 +17,8 @@ const (
 
 // closedLoop sends o.times requests one at a time, each after the previous
 // reply, so the bot never has more than one: a closed loop builds no queue.
+// A request the bot's rate limit refuses is sent again after a pause, so the
+// loop runs at most as fast as the bot allows; the refusals are counted.
 func closedLoop(ctx context.Context, c *client, o options, res *results) {
 	res.startNow()
 	for range o.times {
@@ -24,8 +26,13 @@ func closedLoop(ctx context.Context, c *client, o options, res *results) {
 			return
 		}
 		res.begin()
-		start := time.Now()
-		t, err := send(ctx, c, o)
+		var t timing
+		var start time.Time
+		err := whileThrottled(ctx, func() (err error) {
+			start = time.Now()
+			t, err = send(ctx, c, o)
+			return err
+		}, res.throttle)
 		res.add(t, time.Since(start), err)
 	}
 }
@@ -34,7 +41,8 @@ func closedLoop(ctx context.Context, c *client, o options, res *results) {
 // schedule without waiting for replies. Each reply is timed from its intended
 // send time, so a late sender cannot hide a slow bot. At most o.inflight
 // requests are out at once; one due while that many are out is skipped and
-// counted, never queued in the tool.
+// counted, never queued in the tool. A refusal by the bot's rate limit is a
+// failure here (429): retrying would leave the schedule.
 func openLoop(ctx context.Context, c *client, o options, res *results) {
 	n := o.planned()
 	sem := make(chan struct{}, o.inflight)

@@ -29,6 +29,9 @@ func writeText(w io.Writer, r report) error {
 		b.WriteString(" (interrupted)")
 	}
 	b.WriteString("\n")
+	if r.Throttled > 0 {
+		fmt.Fprintf(&b, "  %d refusals by the bot's rate limit (SELFTEST_RATE), each request sent again after a pause\n", r.Throttled)
+	}
 	for _, f := range r.Failures {
 		fmt.Fprintf(&b, "  %-10s ×%-6d %s\n", f.Status, f.Count, f.Example)
 	}

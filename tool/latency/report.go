@@ -23,6 +23,7 @@ type report struct {
 	Sent        int            `json:"sent"`
 	OK          int            `json:"ok"`
 	Failed      int            `json:"failed"`
+	Throttled   int            `json:"throttled"` // closed loop: refusals by SELFTEST_RATE, sent again
 	Failures    []failure      `json:"failures"`
 	ElapsedS    float64        `json:"elapsed_s"`
 	Interrupted bool           `json:"interrupted"`
@@ -72,7 +73,7 @@ type budget struct {
 func newReport(o options, s snapshot, interrupted bool) report {
 	r := report{
 		Group: o.group, Text: o.text, URL: o.url, Mode: "closed", Planned: o.planned(),
-		Sent: s.sent, OK: len(s.ok), Failed: s.nFailed, Failures: s.failures,
+		Sent: s.sent, OK: len(s.ok), Failed: s.nFailed, Throttled: s.throttled, Failures: s.failures,
 		ElapsedS: s.elapsed.Seconds(), Interrupted: interrupted,
 		Budget: budget{Field: "own_ms", Quantile: "p95", BudgetMS: o.budgetMS},
 	}

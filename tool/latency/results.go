@@ -35,6 +35,7 @@ type results struct {
 	sent   int
 	ok     []timing
 	sumMS  float64 // of the ok replies' http_ms
+	thrott int     // closed loop: refusals by the bot's rate limit, sent again
 	failed map[string]*failure
 }
 
@@ -78,6 +79,14 @@ func (r *results) add(t timing, took time.Duration, err error) {
 	r.sumMS += t.HTTPMS
 }
 
+// throttle counts a refusal by the bot's rate limit that the closed loop
+// answers by sending the request again.
+func (r *results) throttle() {
+	r.mu.Lock()
+	r.thrott++
+	r.mu.Unlock()
+}
+
 // skip counts a request that was due but not sent.
 func (r *results) skip() {
 	r.mu.Lock()
@@ -109,17 +118,18 @@ func failLabel(err error) string {
 
 // snapshot is a consistent copy of the results so far.
 type snapshot struct {
-	elapsed  time.Duration
-	sent     int
-	ok       []timing
-	failures []failure // by status
-	nFailed  int
+	elapsed   time.Duration
+	sent      int
+	ok        []timing
+	failures  []failure // by status
+	nFailed   int
+	throttled int
 }
 
 func (r *results) snapshot() snapshot {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	s := snapshot{elapsed: time.Since(r.start), sent: r.sent, ok: slices.Clone(r.ok)}
+	s := snapshot{elapsed: time.Since(r.start), sent: r.sent, ok: slices.Clone(r.ok), throttled: r.thrott}
 	for _, f := range r.failed {
 		s.failures = append(s.failures, *f)
 		s.nFailed += f.Count

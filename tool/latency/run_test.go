@@ -239,3 +239,35 @@ func closedURL(t *testing.T) string {
 	l.Close()
 	return "http://" + addr
 }
+
+// The closed loop waits out the bot's rate limit on /_selftest instead of
+// counting its refusals as failed replies; the open loop shows them as 429.
+func TestRunUnderRateLimit(t *testing.T) {
+	tests := []struct {
+		name                      string
+		args                      []string
+		wantOK, wantFailedAtLeast int
+		wantThrottled             bool
+	}{
+		{"closed loop", []string{"--times", "30"}, 30, 0, true},
+		{"open loop", []string{"--rate", "400", "--duration", "100ms"}, 0, 1, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := startBot(t, sim.Config{}, map[string]string{"SELFTEST_RATE": "20"})
+			args := append([]string{"testbot", "--json", "--url", h.URL(), "--budget", generous}, tt.args...)
+			_, out, errs := runTool(context.Background(), nil, args...)
+			var r report
+			if err := json.Unmarshal([]byte(out), &r); err != nil {
+				t.Fatalf("%v; stderr: %s", err, errs)
+			}
+			if tt.wantOK > 0 && r.OK != tt.wantOK || r.Failed < tt.wantFailedAtLeast || (r.Throttled > 0) != tt.wantThrottled {
+				t.Errorf("ok %d failed %d throttled %d failures %+v; want ok %d, failed ≥ %d, throttled %v",
+					r.OK, r.Failed, r.Throttled, r.Failures, tt.wantOK, tt.wantFailedAtLeast, tt.wantThrottled)
+			}
+			if l := overrides(h); len(l) != 0 {
+				t.Errorf("overrides after the run = %v; want none", l)
+			}
+		})
+	}
+}
