@@ -11,6 +11,7 @@ type Outcome struct {
 	Delivered           int `json:"delivered"`
 	DroppedNoSubscriber int `json:"dropped_no_subscriber"`
 	DroppedBusy         int `json:"dropped_busy"`
+	WebhookQueued       int `json:"webhook_queued"` // lines queued for the webhook (see Stats for their fate)
 }
 
 // add accumulates o2 into o.
@@ -19,6 +20,7 @@ func (o *Outcome) add(o2 Outcome) {
 	o.Delivered += o2.Delivered
 	o.DroppedNoSubscriber += o2.DroppedNoSubscriber
 	o.DroppedBusy += o2.DroppedBusy
+	o.WebhookQueued += o2.WebhookQueued
 }
 
 // Deliver builds the frame of m and offers it to the websocket clients of the bot account,
@@ -46,10 +48,12 @@ func (s *Sim) DeliverRaw(frame []byte) {
 	s.emit(probe.Account, append([]byte(nil), frame...))
 }
 
-// emit hands one notification to its sinks. The websocket clients are the only sink now; a
-// webhook deliverer (RECEIVE_WEBHOOK_URL mode, signal-api.md §1.5) would be a second one,
-// called here with the JSON-RPC line {"jsonrpc":"2.0","method":"receive","params":frame}.
+// emit hands one notification to its sinks: the websocket clients, and in webhook mode
+// (RECEIVE_WEBHOOK_URL, signal-api.md §1.5) the read loop that POSTs the JSON-RPC line.
 func (s *Sim) emit(account string, frame []byte) Outcome {
+	if url := s.WebhookURL(); url != "" {
+		return s.emitWebhook(url, account, frame)
+	}
 	return s.offer(account, frame)
 }
 

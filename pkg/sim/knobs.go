@@ -14,13 +14,15 @@ var errTrailing = errors.New("unexpected data after the JSON value")
 type Mode struct {
 	Lossless  bool      `json:"lossless"`   // no busy-writer loss
 	SendShape SendShape `json:"send_shape"` // "object" or "array"
+	// WebhookURL is RECEIVE_WEBHOOK_URL: every notification is POSTed there; "" for none.
+	WebhookURL string `json:"webhook_url,omitempty"`
 }
 
 // Mode returns the current mode.
 func (s *Sim) Mode() Mode {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return Mode{Lossless: s.lossless, SendShape: s.shape}
+	return Mode{Lossless: s.lossless, SendShape: s.shape, WebhookURL: s.hook.url}
 }
 
 // Latency returns the current latency profile.
@@ -66,6 +68,10 @@ func (s *Sim) handleGetMode(w http.ResponseWriter, _ *http.Request) {
 func (s *Sim) handlePutMode(w http.ResponseWriter, r *http.Request) {
 	m := s.Mode()
 	if !s.bindControl(w, r, &m) {
+		return
+	}
+	if err := s.SetWebhookURL(m.WebhookURL); err != nil {
+		writeError(w, http.StatusBadRequest, err.Error())
 		return
 	}
 	s.mu.Lock()

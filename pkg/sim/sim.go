@@ -32,6 +32,7 @@ type Config struct {
 	Lossless     bool          // no busy-writer loss (frames queue per client)
 	SendShape    SendShape     // 201 body of /v2/send; default the released object shape
 	Seed         uint64        // seeds the random source of probabilistic faults and ids
+	WebhookURL   string        // RECEIVE_WEBHOOK_URL: POST every notification there; "" for none
 	Logger       *slog.Logger  // nil → discard
 }
 
@@ -45,6 +46,7 @@ type Sim struct {
 	mux          *http.ServeMux
 	upgrader     websocket.Upgrader
 	stats        counters
+	hook         webhook
 
 	done chan struct{} // closed by Close; ends sleeps, hangs and websocket writers
 	wg   sync.WaitGroup
@@ -98,6 +100,7 @@ func New(cfg Config) *Sim {
 		subsChanged: make(chan struct{}),
 		sentChanged: make(chan struct{}),
 		files:       make(map[string][]byte),
+		hook:        newWebhook(cfg.WebhookURL),
 	}
 	s.mux = s.routes()
 	return s

@@ -15,9 +15,11 @@ type Stats struct {
 	Sends               int64 `json:"sends"`          // /v2/send answered 201
 	SendsRejected       int64 `json:"sends_rejected"` // /v2/send answered 400 by validation, not by a fault
 	FaultsInjected      int64 `json:"faults_injected"`
-	Typing              int64 `json:"typing"`    // typing indicators accepted (start and stop)
-	Reactions           int64 `json:"reactions"` // reactions accepted (send and remove)
-	Receipts            int64 `json:"receipts"`  // receipts accepted
+	Typing              int64 `json:"typing"`         // typing indicators accepted (start and stop)
+	Reactions           int64 `json:"reactions"`      // reactions accepted (send and remove)
+	Receipts            int64 `json:"receipts"`       // receipts accepted
+	WebhookPosted       int64 `json:"webhook_posted"` // lines the webhook answered 200 or 201
+	WebhookFailed       int64 `json:"webhook_failed"` // lines lost: any other answer, no answer, or not postable
 	Subscribers         int   `json:"subscribers"`
 }
 
@@ -26,6 +28,7 @@ type counters struct {
 	offered, delivered, written, noSub, busy atomic.Int64
 	sends, rejected, faults                  atomic.Int64
 	typing, reactions, receipts              atomic.Int64
+	webhookPosted, webhookFailed             atomic.Int64
 }
 
 // Stats returns a snapshot of the counters and the current number of websocket clients.
@@ -46,6 +49,8 @@ func (s *Sim) Stats() Stats {
 		Typing:              c.typing.Load(),
 		Reactions:           c.reactions.Load(),
 		Receipts:            c.receipts.Load(),
+		WebhookPosted:       c.webhookPosted.Load(),
+		WebhookFailed:       c.webhookFailed.Load(),
 		Subscribers:         subs,
 	}
 }
