@@ -32,6 +32,7 @@ type subscriber struct {
 	queue chan []byte
 	// writing is true while the writer writes a frame taken from frames or queue.
 	writing atomic.Bool
+	freeze  chan struct{} // the writer takes a token here and goes silent for good (see Freeze)
 	done    chan struct{}
 	once    sync.Once
 }
@@ -55,6 +56,7 @@ func (s *Sim) handleReceive(w http.ResponseWriter, r *http.Request) {
 	sub := &subscriber{
 		conn: conn, number: number,
 		frames: make(chan []byte), queue: make(chan []byte, queueDepth), done: make(chan struct{}),
+		freeze: make(chan struct{}),
 	}
 	s.wg.Add(1)
 	go s.writeLoop(sub)
@@ -87,6 +89,9 @@ func (s *Sim) writeLoop(sub *subscriber) {
 		case <-sub.done:
 			return
 		case <-s.done:
+			return
+		case <-sub.freeze:
+			s.frozen(sub)
 			return
 		case <-ping.C:
 			if err := sub.conn.WriteControl(websocket.PingMessage, nil, time.Now().Add(writeWait)); err != nil {
