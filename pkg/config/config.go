@@ -55,7 +55,7 @@ type Server struct {
 	SelftestToken   string        `env:"SELFTEST_TOKEN" help:"bearer token for /_selftest; required when HTTP_ADDR is not loopback"`
 	SelftestSender  string        `env:"SELFTEST_SENDER, default=+48500000099" help:"the identity synthetic selftest frames come from"`
 	SelftestTimeout time.Duration `env:"SELFTEST_TIMEOUT, default=30s" help:"how long /_selftest waits for the frame's trace"`
-	SelftestRate    float64       `env:"SELFTEST_RATE, default=200" help:"most /_selftest and /_override requests per second (each selftest really sends a message)"`
+	SelftestRate    float64       `env:"SELFTEST_RATE, default=500" help:"most /_selftest requests per second (each one really sends a message)"`
 }
 
 // State configures the state file.

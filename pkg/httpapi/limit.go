@@ -36,10 +36,12 @@ func (l *limiter) allow(now time.Time) bool {
 	return true
 }
 
-// limit answers 429 once the bucket is empty.
+// limit answers 429 with Retry-After once the bucket is empty. (A cooldown
+// 429 from /_selftest carries a trace_id instead.)
 func (s *Server) limit(next http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		if !s.lim.allow(time.Now()) {
+			w.Header().Set("Retry-After", "1")
 			writeError(w, http.StatusTooManyRequests, "too many selftest requests; see SELFTEST_RATE")
 			return
 		}
