@@ -30,17 +30,19 @@ const (
 // when ctx ends.
 func (c *Client) Receive(ctx context.Context, log *slog.Logger, fn ReceiveFunc) error {
 	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 0x5167))
-	attempt := 0
-	for dials := 0; ; dials++ {
-		connected, err := c.receiveOnce(ctx, fn)
+	attempt, connections := 0, 0
+	onConnect := func() { // counted when made, not when it ends: /metrics shows a live reconnect
+		if connections++; connections > 1 {
+			c.reconnects.Add(1)
+		}
+	}
+	for {
+		connected, err := c.receiveOnce(ctx, fn, onConnect)
 		if ctx.Err() != nil {
 			return nil
 		}
 		if connected {
 			attempt = 0
-			if dials > 0 {
-				c.reconnects.Add(1)
-			}
 		}
 		wait := Backoff(attempt, backoffBase, backoffMax, rng)
 		attempt++
@@ -68,8 +70,9 @@ func (c *Client) receiveURL() (string, error) {
 	return u.String(), nil
 }
 
-// receiveOnce runs one connection. connected tells whether the handshake succeeded.
-func (c *Client) receiveOnce(ctx context.Context, fn ReceiveFunc) (connected bool, err error) {
+// receiveOnce runs one connection, calling onConnect once it is made.
+// connected tells whether the handshake succeeded.
+func (c *Client) receiveOnce(ctx context.Context, fn ReceiveFunc, onConnect func()) (connected bool, err error) {
 	u, err := c.receiveURL()
 	if err != nil {
 		return false, err
@@ -84,6 +87,7 @@ func (c *Client) receiveOnce(ctx context.Context, fn ReceiveFunc) (connected boo
 	}
 	c.connected.Store(true)
 	defer c.connected.Store(false)
+	onConnect()
 
 	stop := make(chan struct{})
 	defer close(stop)

@@ -1,0 +1,88 @@
+package signalapi
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// A send is retried only when it certainly never reached signal-cli: a
+// refused dial, or the REST API's empty-bodied 500 (its daemon link is down).
+// Everything else may already have been delivered, so a retry could send
+// the message twice: a 429, any other 5xx, a 400, a timeout.
+func TestSendRetriesOnlyWhatCannotDoubleSend(t *testing.T) {
+	type answer struct {
+		status int
+		body   string
+		delay  time.Duration
+	}
+	ok := answer{http.StatusCreated, `{"timestamp":"1"}`, 0}
+	empty500 := answer{http.StatusInternalServerError, "", 0}
+	tests := []struct {
+		name         string
+		answers      []answer // per attempt; the last one repeats
+		refuse       bool     // every dial fails
+		wantAttempts int64
+		wantErr      error // nil: success
+	}{
+		{"201", []answer{ok}, false, 1, nil},
+		{"429 rate limited", []answer{{429, `{"error":"Failed to send message due to rate limiting","challenge_tokens":["t"]}`, 0}, ok}, false, 1, ErrRateLimited},
+		{"400", []answer{{400, `{"error":"Failed to send message"}`, 0}, ok}, false, 1, ErrBadRequest},
+		{"500 with a body", []answer{{500, `{"error":"boom"}`, 0}, ok}, false, 1, ErrUnavailable},
+		{"503 empty", []answer{{503, ``, 0}, ok}, false, 1, ErrUnavailable},
+		{"500 empty, then 201", []answer{empty500, ok}, false, 2, nil},
+		{"500 empty every time", []answer{empty500}, false, 3, ErrUnavailable},
+		{"timeout", []answer{{201, `{"timestamp":"1"}`, time.Second}, ok}, false, 1, context.DeadlineExceeded},
+		{"dial refused", nil, true, 3, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			var attempts atomic.Int64
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				n := int(attempts.Add(1))
+				_, _ = io.Copy(io.Discard, r.Body) // then a client that gives up ends r.Context()
+				a := tt.answers[min(n, len(tt.answers))-1]
+				if a.delay > 0 {
+					select {
+					case <-time.After(a.delay):
+					case <-r.Context().Done():
+						return
+					}
+				}
+				w.WriteHeader(a.status)
+				_, _ = w.Write([]byte(a.body))
+			}))
+			defer srv.Close()
+			tr := &http.Transport{}
+			defer tr.CloseIdleConnections()
+			if tt.refuse {
+				tr.DialContext = func(context.Context, string, string) (net.Conn, error) {
+					attempts.Add(1)
+					return nil, &net.OpError{Op: "dial", Net: "tcp", Err: errors.New("connection refused")}
+				}
+			}
+			c := New(Config{BaseURL: srv.URL, Number: "+48500000001", SendTimeout: 200 * time.Millisecond}, &http.Client{Transport: tr})
+			_, err := c.Send(context.Background(), Outgoing{Recipient: "+48500000002", Text: "hi"})
+			if got := attempts.Load(); got != tt.wantAttempts {
+				t.Errorf("%d attempts; want %d", got, tt.wantAttempts)
+			}
+			switch {
+			case tt.refuse:
+				if err == nil {
+					t.Error("Send() = nil error; want the dial error")
+				}
+			case tt.wantErr == nil && err != nil:
+				t.Errorf("Send() = %v; want success", err)
+			case tt.wantErr != nil && !errors.Is(err, tt.wantErr):
+				t.Errorf("Send() = %v; want %v", err, tt.wantErr)
+			}
+		})
+	}
+}
