@@ -16,7 +16,7 @@ var ErrUndecodable = errors.New("picture does not decode")
 // Defaults of Options.
 const (
 	DefaultQuality   = 82
-	DefaultMaxPixels = 36_000_000
+	DefaultMaxPixels = 24_000_000
 )
 
 // Options configure Shrink. The zero value only verifies that a picture
@@ -39,7 +39,9 @@ type Options struct {
 	// every animated GIF as its first frame.
 	GIFMaxBytes int
 	// MaxPixels is the largest picture (width × height) Shrink decodes, which
-	// bounds its memory; zero means DefaultMaxPixels.
+	// bounds its memory to about 4 bytes a pixel; zero means DefaultMaxPixels,
+	// a 6000x4000 camera picture (96 MB decoded as RGBA, 36 MB as a JPEG's
+	// YCbCr).
 	MaxPixels int
 	// Scaler interpolates when a picture is scaled down; nil means
 	// draw.ApproxBiLinear, the fastest that looks right at these ratios.
