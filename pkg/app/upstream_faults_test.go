@@ -1,0 +1,106 @@
+package app_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"signal-bot/pkg/botest"
+	"signal-bot/pkg/commands"
+	"signal-bot/pkg/fakeup"
+	"signal-bot/pkg/sim"
+)
+
+// Every fault of every picture upstream (issue 7, item 5): the user gets the
+// short apology and no picture, the slot is free again, and the next command
+// is answered. The pools are off so that each !cat and !kot goes upstream
+// while the fault is set. That a 50 MB body costs bounded memory is
+// pkg/upstream's TestHugeBodyMemoryIsBounded.
+func TestUpstreamFaultsGiveApology(t *testing.T) {
+	targets := []struct{ target, command string }{
+		{fakeup.TargetCatSearch, "!cat"},
+		{fakeup.TargetCatDownload, "!cat"},
+		{fakeup.TargetCommonsQuery, "!kot"},
+		{fakeup.TargetCommonsDownload, "!kot"},
+	}
+	faults := []fakeup.Fault{
+		fakeup.FaultHang, fakeup.Fault5xx, fakeup.FaultGarbageJSON,
+		fakeup.FaultHugeBody, fakeup.FaultSlowDrip, fakeup.FaultNotImage,
+	}
+	for _, tg := range targets {
+		for _, f := range faults {
+			t.Run(tg.target+"/"+f.String(), func(t *testing.T) {
+				t.Parallel()
+				h := botest.New(t, sim.Config{Lossless: true}, map[string]string{
+					"UPSTREAM_TIMEOUT": "500ms", "POOL_SIZE_CAT": "0", "POOL_SIZE_KOT": "0",
+				})
+				h.Up.SetFault(tg.target, f)
+				h.Start()
+				start := time.Now()
+				h.Say(alice, "", tg.command)
+				got := h.WaitSent(1)[0]
+				took := time.Since(start)
+				if got.Message != commands.TextUpstreamFailed || len(got.Attachments) != 0 {
+					t.Errorf("reply = %q with %d attachments; want the apology alone", got.Message, len(got.Attachments))
+				}
+				if h.Up.Requests(tg.target) == 0 {
+					t.Errorf("%s got no request; the fault was not exercised", tg.target)
+				}
+				h.WaitIdle(1) // the slot is free again
+				h.Say(bob, "", "!pomoc")
+				if next := h.WaitSent(2)[1]; next.Recipients[0] != bob || !strings.Contains(next.Message, "Komendy") {
+					t.Errorf("next reply = %q to %v; want bob's help", next.Message, next.Recipients)
+				}
+				t.Logf("apology after %v", took.Round(time.Millisecond))
+			})
+		}
+	}
+}
+
+// Failures of POST /v2/send: only the empty-bodied 500 (the request never
+// reached signal-cli) is retried; a 429, a 400 or a hang may have been
+// delivered and are not. Each ends with its slot free and the error counted.
+func TestSendFaults(t *testing.T) {
+	tests := []struct {
+		name       string
+		fault      sim.Fault
+		wantFaults int64  // requests the fault hit
+		wantSent   int    // of the first frame: 1 if its reply got through
+		wantKind   string // signal_bot_send_errors_total kind; "" none
+	}{
+		{"429 not retried", sim.Fault{Kind: sim.FaultRateLimit, Next: 1}, 1, 0, "rate_limited"},
+		{"400 not retried", sim.Fault{Kind: sim.FaultBadRequest, Next: 1}, 1, 0, "bad_request"},
+		{"hang ends at SEND_TIMEOUT, not retried", sim.Fault{Kind: sim.FaultHang, Next: 1}, 1, 0, "timeout"},
+		{"empty 500 retried once", sim.Fault{Kind: sim.FaultServerError, Next: 1}, 1, 1, ""},
+		{"empty 500 every time: 3 attempts", sim.Fault{Kind: sim.FaultServerError, Next: 3}, 3, 0, "unavailable"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			h := botest.New(t, sim.Config{Lossless: true, Faults: sim.Faults{Send: tt.fault}},
+				map[string]string{"SEND_TIMEOUT": "500ms"})
+			h.Start()
+			h.Say(alice, "", "!pomoc")
+			h.WaitIdle(1)
+			st := h.Sim.Stats()
+			if st.FaultsInjected != tt.wantFaults || len(h.Sim.Sent()) != tt.wantSent {
+				t.Errorf("faults injected %d, replies %d; want %d, %d", st.FaultsInjected, len(h.Sim.Sent()), tt.wantFaults, tt.wantSent)
+			}
+			fams := scrape(t, h)
+			for _, kind := range []string{"rate_limited", "bad_request", "timeout", "unavailable", "other"} {
+				want := 0.0
+				if kind == tt.wantKind {
+					want = 1
+				}
+				if got := max(value(fams, "signal_bot_send_errors_total", map[string]string{"kind": kind}), 0); got != want {
+					t.Errorf("signal_bot_send_errors_total{kind=%q} = %v; want %v", kind, got, want)
+				}
+			}
+			h.Say(bob, "", "!pomoc") // the fault is spent: the next reply goes through
+			if next := h.WaitSent(tt.wantSent + 1)[tt.wantSent]; next.Recipients[0] != bob {
+				t.Errorf("next reply went to %v; want bob", next.Recipients)
+			}
+			h.WaitIdle(2)
+		})
+	}
+}
