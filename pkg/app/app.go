@@ -161,8 +161,16 @@ func (a *App) Run(ctx context.Context) error {
 		a.log.Warn("frames cut off at shutdown", "count", cut)
 	}
 	<-done
-	return errors.Join(err, a.closeAll(sctx))
+	// Flushing the spans and closing get a budget of their own: SHUTDOWN_TIMEOUT
+	// may be spent by now, and the spans of the frames it cut must still leave.
+	cctx, ccancel := context.WithTimeout(context.Background(), closeTimeout)
+	defer ccancel()
+	return errors.Join(err, a.closeAll(cctx))
 }
+
+// closeTimeout bounds the flush of spans and the closing after the frames
+// have finished or been cut off.
+const closeTimeout = 5 * time.Second
 
 func (a *App) closeAll(ctx context.Context) error {
 	var errs []error
