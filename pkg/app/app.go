@@ -43,7 +43,11 @@ type App struct {
 	ln       net.Listener
 	base     *http.Transport
 	metrics  *metrics.Metrics
+	hook     *httpapi.Webhook // RECEIVE_MODE=webhook; nil: the websocket receives
 }
+
+// webhookProbe is how often webhook mode checks that the REST API answers.
+const webhookProbe = 5 * time.Second
 
 // New builds the bot from cfg: it opens the state file, sets up tracing,
 // checks the REST API's mode and resolves the configured groups. Nothing
@@ -51,6 +55,11 @@ type App struct {
 func New(ctx context.Context, cfg config.Config, o Options) (a *App, err error) {
 	if err := httpapi.CheckAddr(cfg.Server.Addr, cfg.Server.SelftestToken); err != nil {
 		return nil, err
+	}
+	if cfg.Signal.ReceiveMode == config.ReceiveWebhook {
+		if err := httpapi.CheckWebhook(cfg.Server.Addr, cfg.Signal.WebhookToken); err != nil {
+			return nil, err
+		}
 	}
 	a = &App{cfg: cfg, log: o.Log}
 	defer func() {
@@ -65,7 +74,7 @@ func New(ctx context.Context, cfg config.Config, o Options) (a *App, err error) 
 			return s.Accepted, s.Dropped, s.Depth, s.Active
 		},
 		Evicted:    func() uint64 { return own.Stats().Evicted },
-		Connected:  func() bool { return a.api.Connected() },
+		Connected:  func() bool { return a.connected() },
 		Reconnects: func() int64 { return a.api.Reconnects() },
 	}); err != nil {
 		return nil, err
@@ -115,14 +124,18 @@ func New(ctx context.Context, cfg config.Config, o Options) (a *App, err error) 
 		Key: signalapi.SenderKey,
 	}, tp, a.bot.Handle)
 	srv := httpapi.New(httpapi.Deps{
-		Pipeline: a.pipe, OwnTime: own, Connected: a.api.Connected, Bot: a.bot, Groups: groups, Registry: reg,
+		Pipeline: a.pipe, OwnTime: own, Connected: a.connected, Bot: a.bot, Groups: groups, Registry: reg,
 		Account: cfg.Signal.Number, Sender: cfg.Server.SelftestSender, Token: cfg.Server.SelftestToken,
 		Timeout: cfg.Server.SelftestTimeout, Log: a.log, Metrics: a.metrics.Handler(), Rate: cfg.Server.SelftestRate,
 	})
+	handler, err := a.receiver(srv)
+	if err != nil {
+		return nil, err
+	}
 	if a.ln, err = net.Listen("tcp", cfg.Server.Addr); err != nil {
 		return nil, fmt.Errorf("listen on HTTP_ADDR: %w", err)
 	}
-	a.http = &http.Server{Handler: srv, ReadHeaderTimeout: 5 * time.Second}
+	a.http = &http.Server{Handler: handler, ReadHeaderTimeout: 5 * time.Second}
 	return a, nil
 }
 
@@ -140,11 +153,7 @@ func (a *App) Run(ctx context.Context) error {
 	recvDone := make(chan struct{})
 	go func() {
 		defer close(recvDone)
-		_ = a.api.Receive(ctx, a.log, func(raw []byte, readAt time.Time) {
-			if _, err := a.pipe.Offer(raw, readAt, false); err != nil {
-				a.log.Warn("frame dropped", "err", err, "dropped_total", a.pipe.Stats().Dropped, "queue_depth", a.cfg.Pipeline.QueueDepth)
-			}
-		})
+		a.receive(ctx)
 	}()
 	var err error
 	select {
@@ -208,4 +217,54 @@ func baseTransport(limit int) *http.Transport {
 	t.MaxIdleConnsPerHost = 2 * limit
 	t.ResponseHeaderTimeout = 0 // sends are slow; each call has its own deadline
 	return t
+}
+
+// receiver picks how frames arrive (RECEIVE_MODE). In webhook mode it mounts the
+// webhook endpoint beside the bot's other endpoints; the websocket is not used.
+func (a *App) receiver(srv http.Handler) (http.Handler, error) {
+	if a.cfg.Signal.ReceiveMode != config.ReceiveWebhook {
+		return srv, nil
+	}
+	a.hook = httpapi.NewWebhook(httpapi.WebhookConfig{Pipeline: a.pipe, Token: a.cfg.Signal.WebhookToken, Log: a.log})
+	h, err := a.hook.Mount(a.cfg.Signal.WebhookPath, srv)
+	if err != nil {
+		return nil, fmt.Errorf("configuration: %w", err)
+	}
+	a.log.Info("receiving by webhook: set RECEIVE_WEBHOOK_URL on the REST API", "path", a.cfg.Signal.WebhookPath)
+	return h, nil
+}
+
+// receive feeds the intake FIFO until ctx ends. In websocket mode it reads the
+// websocket. In webhook mode the HTTP server takes the frames, and this only
+// checks every webhookProbe that the REST API answers GET /v1/about (a call
+// that does not go through signal-cli), through an untraced client so the
+// probe adds no traces.
+func (a *App) receive(ctx context.Context) {
+	if a.hook == nil {
+		_ = a.api.Receive(ctx, a.log, a.offer)
+		return
+	}
+	probe := signalapi.New(signalapi.Config{
+		BaseURL: a.cfg.Signal.APIURL, Number: a.cfg.Signal.Number, CallTimeout: a.cfg.Signal.CallTimeout,
+	}, &http.Client{Transport: a.base})
+	a.hook.Watch(ctx, webhookProbe, func(ctx context.Context) error {
+		_, err := probe.About(ctx)
+		return err
+	})
+}
+
+// offer queues one websocket frame; it never blocks the reader.
+func (a *App) offer(raw []byte, readAt time.Time) {
+	if _, err := a.pipe.Offer(raw, readAt, false); err != nil {
+		a.log.Warn("frame dropped", "err", err, "dropped_total", a.pipe.Stats().Dropped, "queue_depth", a.cfg.Pipeline.QueueDepth)
+	}
+}
+
+// connected reports the websocket's state, or in webhook mode whether the REST
+// API answered the last check.
+func (a *App) connected() bool {
+	if a.hook != nil {
+		return a.hook.Connected()
+	}
+	return a.api.Connected()
 }

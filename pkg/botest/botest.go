@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -114,6 +115,27 @@ func (h *Harness) Start() {
 	h.stop, h.done = cancel, make(chan error, 1)
 	go func() { h.done <- h.Bot.Run(ctx) }()
 	h.waitConnected()
+}
+
+// StartWebhook starts the bot with RECEIVE_MODE=webhook and points the
+// simulator's RECEIVE_WEBHOOK_URL at the bot's webhook endpoint, which is
+// known only once the bot listens. Frames delivered before it returns go to
+// websocket clients only, of which there are none.
+func (h *Harness) StartWebhook() {
+	h.T.Helper()
+	h.Env["RECEIVE_MODE"] = config.ReceiveWebhook
+	h.Start()
+	cfg, err := config.Load(context.Background(), envconfig.MapLookuper(h.Env))
+	if err != nil {
+		h.T.Fatal(err)
+	}
+	u := h.URL() + cfg.Signal.WebhookPath
+	if cfg.Signal.WebhookToken != "" {
+		u += "?" + url.Values{"token": {cfg.Signal.WebhookToken}}.Encode()
+	}
+	if err := h.Sim.SetWebhookURL(u); err != nil {
+		h.T.Fatal(err)
+	}
 }
 
 func (h *Harness) waitConnected() {

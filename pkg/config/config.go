@@ -6,6 +6,7 @@ package config
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/sethvargo/go-envconfig"
@@ -18,7 +19,17 @@ type Signal struct {
 	CallTimeout time.Duration `env:"CALL_TIMEOUT, default=10s" help:"timeout of REST calls other than send"`
 	SendTimeout time.Duration `env:"SEND_TIMEOUT, default=60s" help:"timeout of one POST /v2/send (uploads are slow)"`
 	ReadTimeout time.Duration `env:"WS_READ_TIMEOUT, default=90s" help:"websocket read deadline, reset by every frame and ping (the server pings every 54 s)"`
+	// ReceiveMode is how frames arrive; see docs/receive-modes.md.
+	ReceiveMode  string `env:"RECEIVE_MODE, default=websocket" help:"websocket (GET /v1/receive, loses bursts) or webhook (the REST API's RECEIVE_WEBHOOK_URL POSTs to WEBHOOK_PATH)"`
+	WebhookPath  string `env:"WEBHOOK_PATH, default=/_webhook" help:"path on HTTP_ADDR that takes the REST API's webhook POSTs (RECEIVE_MODE=webhook)"`
+	WebhookToken string `env:"WEBHOOK_TOKEN" help:"secret the webhook URL carries as ?token=…; required with RECEIVE_MODE=webhook when HTTP_ADDR is not loopback"`
 }
+
+// The values of RECEIVE_MODE.
+const (
+	ReceiveWebsocket = "websocket"
+	ReceiveWebhook   = "webhook"
+)
 
 // Pipeline sizes the intake and the task slots.
 type Pipeline struct {
@@ -92,6 +103,12 @@ func (c Config) check() error {
 		return fmt.Errorf("configuration: LIMIT must be at least 1, got %d", c.Pipeline.Limit)
 	case c.Pipeline.QueueDepth < 1:
 		return fmt.Errorf("configuration: QUEUE_DEPTH must be at least 1, got %d", c.Pipeline.QueueDepth)
+	case c.Signal.ReceiveMode != ReceiveWebsocket && c.Signal.ReceiveMode != ReceiveWebhook:
+		return fmt.Errorf("configuration: RECEIVE_MODE must be %s or %s, got %q", ReceiveWebsocket, ReceiveWebhook, c.Signal.ReceiveMode)
+	case c.Signal.ReceiveMode == ReceiveWebhook && c.Signal.APIURL == "":
+		return fmt.Errorf("configuration: RECEIVE_MODE=webhook needs SIGNAL_API_URL (the sandbox delivers over the websocket)")
+	case !strings.HasPrefix(c.Signal.WebhookPath, "/"):
+		return fmt.Errorf("configuration: WEBHOOK_PATH must start with /, got %q", c.Signal.WebhookPath)
 	}
 	for cmd, d := range c.Commands.Cooldowns {
 		if d < 0 {

@@ -1,0 +1,243 @@
+package app_test
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sethvargo/go-envconfig"
+
+	"signal-bot/pkg/app"
+	"signal-bot/pkg/botest"
+	"signal-bot/pkg/config"
+	"signal-bot/pkg/sim"
+)
+
+// burstTimeout bounds each burst test, start to last reply.
+const burstTimeout = 120 * time.Second
+
+// burstFrames is the size of the receive-mode bursts: 5,000 (the webhook burst
+// takes about 14 s under -race on two cores), or BURST_FRAMES, a multiple of
+// 100 of at least 100, for a quicker or a bigger run.
+func burstFrames(t *testing.T) int {
+	t.Helper()
+	v := os.Getenv("BURST_FRAMES")
+	if v == "" {
+		return 5000
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 100 || n%100 != 0 {
+		t.Fatalf("BURST_FRAMES=%q: want a multiple of 100 of at least 100", v)
+	}
+	return n
+}
+
+// burstEnv is the bot configuration of both bursts: every !pomoc answered,
+// the FIFO deep enough to hold the whole burst.
+func burstEnv(frames int) map[string]string {
+	return map[string]string{"COOLDOWNS": "pomoc=0s", "QUEUE_DEPTH": strconv.Itoa(frames + 1000), "LIMIT": "16"}
+}
+
+// burstSender is the sender of frame i: 100 of them, round robin.
+func burstSender(i int) string { return fmt.Sprintf("+4872000%04d", i%100) }
+
+// waitUntil polls cond every millisecond until it holds or ctx ends.
+func waitUntil(ctx context.Context, t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for !cond() {
+		select {
+		case <-ctx.Done():
+			t.Fatalf("%s: %v", what, ctx.Err())
+		case <-time.After(time.Millisecond):
+		}
+	}
+}
+
+// postWebhook POSTs body to the bot's webhook endpoint and returns the status.
+func postWebhook(t *testing.T, h *botest.Harness, query, body string) int {
+	t.Helper()
+	res, err := http.Post(h.URL()+"/_webhook"+query, "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	return res.StatusCode
+}
+
+// In webhook mode the bot answers without any websocket, and /healthz is
+// healthy because the REST API answers.
+func TestWebhookAnswersCommands(t *testing.T) {
+	h := botest.New(t, sim.Config{}, nil)
+	h.StartWebhook()
+	h.Say(alice, "", "!pomoc")
+	h.Say(bob, "testbot", "!pomoc")
+	sent := h.WaitSent(2)
+	want := map[string]bool{alice: true, botest.TestGroupRecipient(): true}
+	for _, s := range sent {
+		if !want[s.Recipients[0]] || !strings.Contains(s.Message, "Komendy") {
+			t.Errorf("reply %q to %q; want help to alice and to the group", s.Message, s.Recipients)
+		}
+	}
+	st := h.Sim.Stats()
+	if st.Subscribers != 0 || st.WebhookPosted != 2 || st.WebhookFailed != 0 {
+		t.Errorf("sim stats = %+v; want no websocket, 2 lines posted", st)
+	}
+	if m := h.Health(); m["connected"] != true || m["accepted"] != float64(2) {
+		t.Errorf("healthz = %v; want connected with 2 accepted", m)
+	}
+}
+
+// The webhook answers before the frame is handled: with every send hanging,
+// all POSTs are still answered 200 and the frames wait in the FIFO.
+func TestWebhookAnswersBeforeHandling(t *testing.T) {
+	const frames, limit = 20, 2
+	h := botest.New(t, sim.Config{Faults: sim.Faults{Send: sim.Fault{Kind: sim.FaultHang}}},
+		map[string]string{"LIMIT": strconv.Itoa(limit)})
+	h.StartWebhook()
+	for i := range frames {
+		h.Say(burstSender(i), "", "!pomoc")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	waitUntil(ctx, t, "all lines posted", func() bool { return h.Sim.Stats().WebhookPosted == frames })
+	waitUntil(ctx, t, "slots full", func() bool {
+		m := h.Health()
+		return m["active"] == float64(limit) && m["queue_depth"] == float64(frames-limit)
+	})
+	if st := h.Sim.Stats(); st.WebhookFailed != 0 || st.Sends != 0 {
+		t.Errorf("sim stats = %+v; want every POST answered 200 while no send is", st)
+	}
+	if n := len(h.Sim.Sent()); n != 0 {
+		t.Errorf("%d replies while sends hang; want 0", n)
+	}
+	h.Sim.Close() // breaks the hung sends, so the bot's shutdown need not wait for SEND_TIMEOUT
+}
+
+// A body that is no JSON-RPC line is refused and logged; the bot goes on.
+func TestWebhookBadRequests(t *testing.T) {
+	h := botest.New(t, sim.Config{}, map[string]string{"WEBHOOK_TOKEN": "hook-secret"})
+	h.StartWebhook()
+	tests := []struct {
+		name, query, body string
+		wantStatus        int
+	}{
+		{"not json", "?token=hook-secret", "!pomoc", 400},
+		{"no params", "?token=hook-secret", `{"jsonrpc":"2.0","method":"receive"}`, 400},
+		{"params not a frame", "?token=hook-secret", `{"jsonrpc":"2.0","method":"receive","params":"x"}`, 200}, // queued, then skipped like a bad websocket frame
+		{"no token", "", `{"jsonrpc":"2.0","method":"receive","params":{}}`, 401},
+		{"wrong token", "?token=nope", `{"jsonrpc":"2.0","method":"receive","params":{}}`, 403},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := postWebhook(t, h, tt.query, tt.body); got != tt.wantStatus {
+				t.Errorf("status = %d; want %d", got, tt.wantStatus)
+			}
+		})
+	}
+	if !strings.Contains(h.Logs.String(), "webhook body skipped") {
+		t.Error("no log line for the skipped bodies")
+	}
+	h.Say(alice, "", "!pomoc")
+	if s := h.WaitSent(1)[0]; s.Recipients[0] != alice {
+		t.Errorf("reply to %q; want alice", s.Recipients)
+	}
+}
+
+// Bad receive settings are refused at start, naming the variable to fix.
+func TestReceiveModeConfig(t *testing.T) {
+	tests := []struct {
+		name    string
+		env     map[string]string
+		wantErr string
+	}{
+		{"unknown mode", map[string]string{"RECEIVE_MODE": "poll"}, "RECEIVE_MODE"},
+		{"webhook in the sandbox", map[string]string{"RECEIVE_MODE": "webhook"}, "SIGNAL_API_URL"},
+		{"relative path", map[string]string{"RECEIVE_MODE": "webhook", "SIGNAL_API_URL": "http://127.0.0.1:1", "SIGNAL_NUMBER": "+48500000001", "WEBHOOK_PATH": "hook"}, "WEBHOOK_PATH"},
+		{"open address without webhook token", map[string]string{
+			"RECEIVE_MODE": "webhook", "SIGNAL_API_URL": "http://127.0.0.1:1", "SIGNAL_NUMBER": "+48500000001",
+			"HTTP_ADDR": "0.0.0.0:0", "SELFTEST_TOKEN": "s",
+		}, "WEBHOOK_TOKEN"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg, err := config.Load(context.Background(), envconfig.MapLookuper(tt.env))
+			if err == nil { // valid configuration: app.New refuses it before it opens anything
+				_, err = app.New(context.Background(), cfg, app.Options{Log: slog.New(slog.DiscardHandler)})
+			}
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Errorf("error = %v; want one naming %s", err, tt.wantErr)
+			}
+		})
+	}
+}
+
+// THE BURST, webhook mode: every frame of the burst is answered, exactly once.
+func TestBurstWebhookLosesNothing(t *testing.T) {
+	frames := burstFrames(t)
+	h := botest.New(t, sim.Config{}, burstEnv(frames))
+	h.StartWebhook()
+	ctx, cancel := context.WithTimeout(context.Background(), burstTimeout)
+	defer cancel()
+	start := time.Now()
+	for i := range frames {
+		h.Say(burstSender(i), "", "!pomoc")
+	}
+	sent, err := h.Sim.WaitSent(ctx, frames)
+	if err != nil {
+		t.Fatalf("waiting for %d replies: %v (got %d)", frames, err, len(h.Sim.Sent()))
+	}
+	elapsed := time.Since(start)
+	h.WaitIdle(frames)
+	per := map[string]int{}
+	for _, s := range h.Sim.Sent() {
+		per[s.Recipients[0]]++
+	}
+	for r, n := range per {
+		if n != frames/100 {
+			t.Errorf("%s got %d replies; want %d", r, n, frames/100)
+		}
+	}
+	st, m := h.Sim.Stats(), h.Health()
+	if len(sent) != frames || len(per) != 100 || st.WebhookPosted != int64(frames) || st.WebhookFailed != 0 || m["dropped"] != float64(0) {
+		t.Errorf("%d replies to %d senders, sim %+v, bot dropped %v; want %d replies, %d posted, nothing lost",
+			len(sent), len(per), st, m["dropped"], frames, frames)
+	}
+	t.Logf("webhook burst: %d frames, %d posted, %d failed, %d answered, 0 lost, in %v",
+		frames, st.WebhookPosted, st.WebhookFailed, len(sent), elapsed.Round(time.Millisecond))
+}
+
+// THE BURST, websocket mode against the simulator's busy writer (not
+// Lossless, FrameWrite as in DefaultLatency): the loss is measured and
+// logged, not asserted; what the bot accepted must all be answered.
+func TestBurstWebsocketLossMeasured(t *testing.T) {
+	frames := burstFrames(t)
+	h := botest.New(t, sim.Config{Latency: sim.Latency{FrameWrite: sim.DefaultLatency().FrameWrite}}, burstEnv(frames))
+	h.Start()
+	ctx, cancel := context.WithTimeout(context.Background(), burstTimeout)
+	defer cancel()
+	start := time.Now()
+	for i := range frames {
+		h.Say(burstSender(i), "", "!pomoc")
+	}
+	waitUntil(ctx, t, "writer done", func() bool { st := h.Sim.Stats(); return st.Written == st.Delivered })
+	st := h.Sim.Stats()
+	waitUntil(ctx, t, "bot read every written frame", func() bool { return h.Health()["accepted"] == float64(st.Written) })
+	sent, err := h.Sim.WaitSent(ctx, int(st.Written))
+	if err != nil {
+		t.Fatalf("waiting for %d replies: %v (got %d)", st.Written, err, len(h.Sim.Sent()))
+	}
+	elapsed := time.Since(start)
+	h.WaitIdle(int(st.Written))
+	if n, m := len(h.Sim.Sent()), h.Health(); n != int(st.Written) || m["dropped"] != float64(0) {
+		t.Errorf("%d replies, bot dropped %v; want %d, one per accepted frame", n, m["dropped"], st.Written)
+	}
+	lost := st.Offered - st.Delivered
+	t.Logf("websocket burst: %d frames offered, %d delivered, %d dropped busy, %d dropped without subscriber: %d lost (%.1f%%); %d answered in %v",
+		st.Offered, st.Delivered, st.DroppedBusy, st.DroppedNoSubscriber, lost, 100*float64(lost)/float64(st.Offered), len(sent), elapsed.Round(time.Millisecond))
+}
