@@ -1,0 +1,6 @@
+//go:build !race
+
+package main
+
+// raceEnabled makes the short soak build the bot with -race too.
+const raceEnabled = false

@@ -1,0 +1,220 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"signal-bot/pkg/fakeup"
+	"signal-bot/pkg/sim"
+)
+
+// run is the command without the process around it; it returns the exit status.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	o, err := parseArgs(args, stderr)
+	switch {
+	case errors.Is(err, errHelp):
+		return 0
+	case err != nil:
+		fmt.Fprintln(stderr, "soak:", err)
+		return 2
+	}
+	r, err := soak(ctx, o, stderr)
+	if err != nil {
+		fmt.Fprintln(stderr, "soak:", err)
+		if ctx.Err() != nil {
+			return 130
+		}
+		return 1
+	}
+	if err := r.print(stdout, o.json); err != nil {
+		fmt.Fprintln(stderr, "soak:", err)
+		return 1
+	}
+	if !r.ok() {
+		return 1
+	}
+	return 0
+}
+
+// soak runs one soak and measures it; progress goes to progress every 10 s.
+func soak(ctx context.Context, o options, progress io.Writer) (Result, error) {
+	r := Result{Rate: o.rate, Duration: o.duration.String(), Senders: o.senders}
+	dir, err := os.MkdirTemp("", "signal-bot-soak-")
+	if err != nil {
+		return r, fmt.Errorf("temporary folder: %w", err)
+	}
+	defer os.RemoveAll(dir)
+	bin := o.bot
+	if bin == "" {
+		fmt.Fprintln(progress, "soak: building ./cmd/signal-bot")
+		if bin, err = buildBot(ctx, dir, o.race); err != nil {
+			return r, err
+		}
+	}
+
+	s := sim.New(sim.Config{Lossless: true})
+	simURL, err := s.Start("127.0.0.1:0")
+	if err != nil {
+		return r, err
+	}
+	defer s.Close()
+	up := fakeup.New(fakeup.Config{})
+	if _, err := up.Start("127.0.0.1:0"); err != nil {
+		return r, err
+	}
+	defer up.Close()
+
+	c, err := startBot(ctx, bin, []string{
+		"SIGNAL_API_URL=" + simURL, "SIGNAL_NUMBER=" + s.Number(),
+		"GROUPS=testbot=" + sim.RESTGroupID(sim.TestGroup().InternalID),
+		"CAT_API_URL=" + up.CatAPIURL(), "COMMONS_API_URL=" + up.CommonsAPIURL(),
+		"HTTP_ADDR=127.0.0.1:0", "STATE_PATH=" + filepath.Join(dir, "state.db"),
+		"COOLDOWNS=pomoc=0s,ja=0s,cat=30s,kot=30s",
+		"GODEBUG=schedtrace=1000,scheddetail=1",
+	})
+	if err != nil {
+		return r, err
+	}
+	defer c.kill()
+	if err := waitConnected(ctx, c.url); err != nil {
+		return r, err
+	}
+	fmt.Fprintf(progress, "soak: bot pid %d at %s; sending %d frames/s for %v\n", c.pid(), c.url, o.rate, o.duration)
+
+	var peak procMax
+	wctx, stopWatch := context.WithCancel(ctx)
+	var watched sync.WaitGroup
+	watched.Add(1)
+	go func() { defer watched.Done(); peak.watch(wctx, c.pid()) }()
+	defer func() { stopWatch(); watched.Wait() }()
+
+	start := time.Now()
+	lastReport := start
+	frames, lag, err := load(ctx, s, o, func(sent int) {
+		if time.Since(lastReport) >= 10*time.Second {
+			lastReport = time.Now()
+			fmt.Fprintf(progress, "soak: %v: %d frames, %d replies, RSS %.1f MiB\n",
+				time.Since(start).Round(time.Second), sent, s.Stats().Sends, float64(peak.rss())/(1<<20))
+		}
+	})
+	if err != nil {
+		return r, err
+	}
+	if err := drain(ctx, s, o.frames(), o.drain); err != nil {
+		fmt.Fprintln(progress, "soak:", err)
+	}
+
+	h, err := health(c.url)
+	if err != nil {
+		return r, err
+	}
+	ps, err := readProc(c.pid())
+	if err != nil {
+		return r, err
+	}
+	r.ExitCode, err = c.stop()
+	if err != nil {
+		return r, err
+	}
+	st := s.Stats()
+	sent := s.Sent()
+	replies := make(map[string]int, o.senders)
+	for _, x := range sent {
+		replies[x.Recipients[0]]++
+	}
+	r.FramesIn, r.Accepted, r.Dropped = int(st.Offered), h.Accepted, h.Dropped
+	r.SimLost = st.DroppedNoSubscriber + st.DroppedBusy
+	r.RepliesOut = len(sent)
+	r.Lost, r.Duplicated = count(frames, replies)
+	r.MaxRSSBytes = max(ps.HWM, peak.rss())
+	r.CPUSeconds = ps.CPU
+	r.MaxGoroutines, r.TraceSamples = c.log.goroutines()
+	r.Own = statsOf(c.log.ownMS())
+	r.MaxLagMS = float64(lag.Microseconds()) / 1000
+	return r, nil
+}
+
+// drain waits until the simulator has accepted want sends, or for d.
+func drain(ctx context.Context, s *sim.Sim, want int, d time.Duration) error {
+	deadline := time.Now().Add(d)
+	for time.Now().Before(deadline) && ctx.Err() == nil {
+		if int(s.Stats().Sends) >= want {
+			return nil
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	return fmt.Errorf("%d of %d replies after waiting %v", s.Stats().Sends, want, d)
+}
+
+// healthz is the part of GET /healthz the soak reads.
+type healthz struct {
+	Connected bool  `json:"connected"`
+	Accepted  int64 `json:"accepted"`
+	Dropped   int64 `json:"dropped"`
+}
+
+func health(base string) (healthz, error) {
+	var h healthz
+	cl := http.Client{Timeout: 5 * time.Second}
+	res, err := cl.Get(base + "/healthz")
+	if err != nil {
+		return h, fmt.Errorf("read /healthz: %w", err)
+	}
+	defer res.Body.Close()
+	if err := json.NewDecoder(res.Body).Decode(&h); err != nil {
+		return h, fmt.Errorf("read /healthz: %w", err)
+	}
+	return h, nil
+}
+
+// waitConnected waits (10 s at most) until the bot's websocket is up.
+func waitConnected(ctx context.Context, base string) error {
+	for range 1000 {
+		if h, err := health(base); err == nil && h.Connected {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	return errors.New("the bot's websocket did not connect within 10 s")
+}
+
+// procMax keeps the highest RSS sampled once a second.
+type procMax struct {
+	mu  sync.Mutex
+	max int64
+}
+
+func (p *procMax) watch(ctx context.Context, pid int) {
+	t := time.NewTicker(time.Second)
+	defer t.Stop()
+	for {
+		if ps, err := readProc(pid); err == nil {
+			p.mu.Lock()
+			p.max = max(p.max, ps.RSS)
+			p.mu.Unlock()
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+func (p *procMax) rss() int64 {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.max
+}
