@@ -199,8 +199,10 @@ func TestWebhookSendFromHandlerDeadlocks(t *testing.T) {
 	if r := h.do(http.MethodPost, "/v2/send", sendBody(DefaultNumber, []string{DefaultSender}, "later", nil)); r.status != 201 {
 		t.Errorf("send after the webhook returned = %+v; want 201", r)
 	}
-	if st := h.sim.Stats(); st.Sends != 1 || st.WebhookPosted != 1 {
-		t.Errorf("stats = %+v; want 1 send (the later one) and 1 post", st)
+	// The inner send is not asserted on the server side: its client gave up, but whether the
+	// simulator noticed before the loop freed its answer is a race, as on the real server.
+	if st := h.sim.Stats(); st.WebhookPosted != 1 {
+		t.Errorf("stats = %+v; want 1 post", st)
 	}
 }
 
