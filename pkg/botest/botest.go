@@ -115,6 +115,9 @@ func (h *Harness) Start() {
 	h.stop, h.done = cancel, make(chan error, 1)
 	go func() { h.done <- h.Bot.Run(ctx) }()
 	h.waitConnected()
+	if h.Env["RECEIVE_MODE"] != config.ReceiveWebhook {
+		h.waitSubscribed()
+	}
 }
 
 // StartWebhook starts the bot with RECEIVE_MODE=webhook and points the
@@ -154,6 +157,18 @@ func (h *Harness) waitConnected() {
 	h.T.Fatal("bot not connected within 10 s")
 }
 
+// waitSubscribed waits until the simulator has registered the bot's
+// websocket: the bot's side of the handshake can finish first, and the
+// simulator, like the real REST API, drops frames while nobody subscribes.
+func (h *Harness) waitSubscribed() {
+	h.T.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := h.Sim.WaitSubscribers(ctx, 1); err != nil {
+		h.T.Fatalf("simulator has no subscriber: %v", err)
+	}
+}
+
 // Stop stops the bot (SIGTERM equivalent) and checks it exited cleanly.
 func (h *Harness) Stop() {
 	if h.stop == nil {
@@ -174,10 +189,10 @@ func (h *Harness) Say(from, group, text string) {
 	}
 }
 
-// WaitSent waits for n sends (20 s at most) and returns all sends so far.
+// WaitSent waits for n sends (60 s at most: the suite runs under -race on shared cores) and returns all sends so far.
 func (h *Harness) WaitSent(n int) []sim.Sent {
 	h.T.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	sent, err := h.Sim.WaitSent(ctx, n)
 	if err != nil {
@@ -204,7 +219,7 @@ func (h *Harness) Health() map[string]any {
 // WaitIdle waits until the bot accepted n frames and finished them all.
 func (h *Harness) WaitIdle(accepted int) {
 	h.T.Helper()
-	for range 2000 {
+	for range 12000 { // 60 s at most
 		m := h.Health()
 		if m["accepted"] == float64(accepted) && m["active"] == float64(0) && m["queue_depth"] == float64(0) {
 			return
