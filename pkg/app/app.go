@@ -44,6 +44,10 @@ type App struct {
 	base     *http.Transport
 	metrics  *metrics.Metrics
 	hook     *httpapi.Webhook // RECEIVE_MODE=webhook; nil: the websocket receives
+	pictures map[string]commands.PictureSource
+	// stopPictures stops the picture pools' refills; before the tracer
+	// provider shuts down, since refill spans end on the way.
+	stopPictures func(context.Context) error
 }
 
 // webhookProbe is how often webhook mode checks that the REST API answers.
@@ -52,7 +56,7 @@ const webhookProbe = 5 * time.Second
 // New builds the bot from cfg: it opens the state file, sets up tracing,
 // checks the REST API's mode and resolves the configured groups. Nothing
 // runs until Run.
-func New(ctx context.Context, cfg config.Config, o Options) (a *App, err error) {
+func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) {
 	if err := httpapi.CheckAddr(cfg.Server.Addr, cfg.Server.SelftestToken); err != nil {
 		return nil, err
 	}
@@ -61,8 +65,8 @@ func New(ctx context.Context, cfg config.Config, o Options) (a *App, err error) 
 			return nil, err
 		}
 	}
-	a = &App{cfg: cfg, log: o.Log}
-	defer func() {
+	a := &App{cfg: cfg, log: o.Log}
+	defer func() { // a, not the named result: that is nil on the error path
 		if err != nil {
 			a.closeAll(context.Background())
 		}
@@ -76,6 +80,13 @@ func New(ctx context.Context, cfg config.Config, o Options) (a *App, err error) 
 		Evicted:    func() uint64 { return own.Stats().Evicted },
 		Connected:  func() bool { return a.connected() },
 		Reconnects: func() int64 { return a.api.Reconnects() },
+		Pool: func() map[string]metrics.PoolStats {
+			out := map[string]metrics.PoolStats{}
+			for cmd, ps := range poolStats(a.pictures) {
+				out[cmd] = metrics.PoolStats{Hits: int64(ps.Hits), Misses: int64(ps.Misses), RefillErrors: int64(ps.RefillErrors), Ready: ps.Ready}
+			}
+			return out
+		},
 	}); err != nil {
 		return nil, err
 	}
@@ -115,7 +126,12 @@ func New(ctx context.Context, cfg config.Config, o Options) (a *App, err error) 
 	a.bot = bot.New(bot.Deps{
 		API: a.api, Store: a.store, Groups: groups, Tracer: tp, Log: a.log, HashKey: hashKey, Recorder: a.metrics,
 	})
-	if reg, err = buildRegistry(cfg, groups, a.bot, a.store, upstreamClient); err != nil {
+	pics, stopPictures, err := startPictures(ctx, cfg, tp, a.log, upstreamClient)
+	if err != nil {
+		return nil, err
+	}
+	a.stopPictures, a.pictures = stopPictures, pics
+	if reg, err = buildRegistryWith(cfg, groups, a.bot, a.store, pics); err != nil {
 		return nil, err
 	}
 	a.bot.SetRegistry(reg)
@@ -187,6 +203,9 @@ func (a *App) closeAll(ctx context.Context) error {
 		errs = append(errs, a.http.Shutdown(ctx))
 	} else if a.ln != nil {
 		errs = append(errs, a.ln.Close())
+	}
+	if a.stopPictures != nil {
+		errs = append(errs, a.stopPictures(ctx))
 	}
 	if a.shutdown != nil {
 		errs = append(errs, a.shutdown(ctx))

@@ -2,8 +2,6 @@ package app
 
 import (
 	"fmt"
-	"log/slog"
-	"net/http"
 
 	"signal-bot/pkg/bot"
 	"signal-bot/pkg/commands"
@@ -22,19 +20,6 @@ func resolveGroups(c config.Commands) (bot.Groups, error) {
 		ids[alias] = id
 	}
 	return bot.NewGroups(ids, c.TestGroups), nil
-}
-
-// buildRegistry makes the four commands with pictures fetched inline (no
-// pool), shrunk as configured, without spans or log lines of their own.
-//
-// Deprecated: call startPictures and buildRegistryWith, which also start
-// the prefetch pools; this stays until app.New does.
-func buildRegistry(cfg config.Config, groups bot.Groups, b *bot.Bot, st *store.Store, hc *http.Client) (*commands.Registry, error) {
-	srcs := make(map[string]commands.PictureSource)
-	for name, s := range newSources(cfg, nil, slog.New(slog.DiscardHandler), hc) {
-		srcs[name] = s
-	}
-	return buildRegistryWith(cfg, groups, b, st, srcs)
 }
 
 // buildRegistryWith makes the four commands with their configured cooldowns

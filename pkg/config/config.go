@@ -96,6 +96,9 @@ func Load(ctx context.Context, l envconfig.Lookuper) (Config, error) {
 }
 
 func (c Config) check() error {
+	if err := c.Pictures.Validate(); err != nil {
+		return err
+	}
 	switch {
 	case c.Signal.APIURL != "" && c.Signal.Number == "":
 		return fmt.Errorf("configuration: SIGNAL_NUMBER is required with SIGNAL_API_URL")

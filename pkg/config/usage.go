@@ -29,7 +29,7 @@ func usage(w io.Writer, t reflect.Type) {
 		if def == "" {
 			def = "(none)"
 		}
-		fmt.Fprintf(w, "  %-22s %s\n  %-22s default: %s\n", name, f.Tag.Get("help"), "", def)
+		fmt.Fprintf(w, "  %-24s %s\n  %-24s default: %s\n", name, f.Tag.Get("help"), "", def)
 	}
 }
 
