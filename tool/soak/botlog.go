@@ -46,29 +46,28 @@ func (l *botLog) consume(r io.Reader) {
 func (l *botLog) line(s string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if m := gLine.FindStringSubmatch(s); m != nil {
-		if st, err := strconv.Atoi(m[1]); err == nil && live(st) {
-			l.curG++
-		}
-		// A log line written in the middle of a trace line shares its line.
-		if !strings.Contains(s, "msg=") {
-			return
-		}
-	}
-	switch {
-	case strings.HasPrefix(s, "SCHED "):
-		l.endSample()
-		l.samples++
-		return
-	case strings.HasPrefix(s, "  P") || strings.HasPrefix(s, "  M"):
-		return
-	}
+	// The runtime writes a trace line in pieces, so a log line (one write)
+	// may land after the start of one and share its line: look for the
+	// served line anywhere first, then at what the line starts with.
 	if i := strings.Index(s, "msg=served "); i >= 0 {
 		if m := ownField.FindStringSubmatch(s[i:]); m != nil {
 			if v, err := strconv.ParseFloat(m[1], 64); err == nil {
 				l.own = append(l.own, v)
 			}
 		}
+	}
+	if m := gLine.FindStringSubmatch(s); m != nil {
+		if st, err := strconv.Atoi(m[1]); err == nil && live(st) {
+			l.curG++
+		}
+		return
+	}
+	switch {
+	case strings.HasPrefix(s, "SCHED "):
+		l.endSample()
+		l.samples++
+		return
+	case strings.HasPrefix(s, "  P") || strings.HasPrefix(s, "  M") || strings.Contains(s, "msg=served "):
 		return
 	}
 	if m := startLine.FindStringSubmatch(s); m != nil {

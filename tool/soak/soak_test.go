@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"slices"
 	"testing"
 	"time"
 
@@ -90,6 +91,10 @@ func TestBotLogParsesTraceAndServedLines(t *testing.T) {
 		"  G3: status=4(time=x level=INFO msg=served command=pomoc own_ms=1.5 round_trip_ms=2",
 		"select) m=nil lockedm=nil",
 		"SCHED 2000ms: gomaxprocs=2 idleprocs=2 threads=5",
+		"  P1: status=1 schedtick=7 syscalltick=3 m=time=x level=INFO msg=served command=pomoc own_ms=3 round_trip_ms=4",
+		"0 runqsize=0 gfreecnt=0 timerslen=1",
+		"SCHED 3000ms: gomaxprocs=2time=x level=INFO msg=served command=pomoc own_ms=4 round_trip_ms=5",
+		" idleprocs=2 threads=5",
 		"  G1: status=4(select) m=nil lockedm=nil",
 		`time=x level=INFO msg=served command=ja queue_ms=0.1 own_ms=0.25 round_trip_ms=1`,
 	} {
@@ -98,10 +103,10 @@ func TestBotLogParsesTraceAndServedLines(t *testing.T) {
 	if got := <-l.urlc; got != "http://127.0.0.1:9" {
 		t.Errorf("url = %q", got)
 	}
-	if g, n := l.goroutines(); g != 2 || n != 2 {
-		t.Errorf("goroutines = %d in %d samples; want 2 in 2", g, n)
+	if g, n := l.goroutines(); g != 2 || n != 3 {
+		t.Errorf("goroutines = %d in %d samples; want 2 in 3", g, n)
 	}
-	if own := l.ownMS(); len(own) != 2 || own[0] != 1.5 || own[1] != 0.25 {
-		t.Errorf("own_ms = %v; want [1.5 0.25]", own)
+	if own := l.ownMS(); !slices.Equal(own, []float64{1.5, 3, 4, 0.25}) {
+		t.Errorf("own_ms = %v; want [1.5 3 4 0.25]", own)
 	}
 }
