@@ -25,10 +25,11 @@ export SIGNAL_BOT_OTLP=http://127.0.0.1:4318 SIGNAL_BOT_JAEGER=http://127.0.0.1:
 step "go test -race"
 go test -race -count=1 -timeout 20m ./...
 
-step "fuzz smoke (10 s per target)"
+step "fuzz smoke (10 s per target; scripts/fuzz.sh is the 1,000,000-execution run)"
 fuzz() { go test -run '^$' -fuzz "^$2\$" -fuzztime 10s "$1"; }
 fuzz ./pkg/signalapi FuzzDecodeFrame
 fuzz ./pkg/commands FuzzParse
+fuzz ./pkg/httpapi FuzzSelftestBody
 
 if [ -f deploy/check.sh ]; then
 	step "deploy checks"

@@ -1,10 +1,13 @@
 package httpapi
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"time"
 
@@ -26,12 +29,13 @@ func (s *Server) selftest(w http.ResponseWriter, r *http.Request) {
 		methodNotAllowed(w, http.MethodPost)
 		return
 	}
-	var body selftestBody
-	if !decodeBody(w, r, &body) {
+	in, ok := readBody(w, r)
+	if !ok {
 		return
 	}
-	if _, _, ok := commands.Parse(body.Text); !ok {
-		writeError(w, http.StatusBadRequest, `"text" must be a command such as "!pomoc"`)
+	body, err := parseSelftestBody(in)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, err.Error())
 		return
 	}
 	gid, err := commands.GroupRef(body.Group, s.d.Groups.Aliases())
@@ -70,6 +74,41 @@ func (s *Server) selftest(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, b)
+}
+
+// errNotCommand is the 400 for a selftest text that is not a command.
+var errNotCommand = errors.New(`"text" must be a command such as "!pomoc"`)
+
+// readBody reads a body of at most maxBody bytes, answering 413 when it is
+// longer and 400 when it cannot be read.
+func readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
+	raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
+	var tooBig *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooBig):
+		writeError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("body over %d bytes", maxBody))
+		return nil, false
+	case err != nil:
+		writeError(w, http.StatusBadRequest, "bad body: "+err.Error())
+		return nil, false
+	}
+	return raw, true
+}
+
+// parseSelftestBody decodes a /_selftest body: one JSON object with no
+// fields but "group" and "text", where text is a command. The error's text is
+// the 400's message. It is pure, so FuzzSelftestBody can fuzz it.
+func parseSelftestBody(raw []byte) (selftestBody, error) {
+	var body selftestBody
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&body); err != nil {
+		return selftestBody{}, fmt.Errorf("bad body: %w", err)
+	}
+	if _, _, ok := commands.Parse(body.Text); !ok {
+		return selftestBody{}, errNotCommand
+	}
+	return body, nil
 }
 
 // selftestUUID gives the selftest identity a stable UUID-shaped id.
