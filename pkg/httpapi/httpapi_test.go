@@ -2,6 +2,7 @@ package httpapi_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -152,5 +153,26 @@ func TestCheckAddr(t *testing.T) {
 		if err := httpapi.CheckAddr(tt.addr, tt.token); (err != nil) != tt.wantErr {
 			t.Errorf("CheckAddr(%q, %q) = %v; want error %v", tt.addr, tt.token, err, tt.wantErr)
 		}
+	}
+}
+
+// Frames of different selftest senders do not wait for each other's turn;
+// a sender outside the pool is a 400.
+func TestSelftestSenders(t *testing.T) {
+	h := botest.New(t, sim.Config{Lossless: true}, nil)
+	h.Start()
+	url := h.URL() + "/_selftest"
+	for _, sender := range []int{0, 1, 63} {
+		if status, m := do(t, "POST", url, "", fmt.Sprintf(`{"group":"testbot","text":"!pomoc","sender":%d}`, sender)); status != 200 {
+			t.Errorf("sender %d: %d %v; want 200", sender, status, m)
+		}
+	}
+	for _, sender := range []int{-1, 64} {
+		if status, _ := do(t, "POST", url, "", fmt.Sprintf(`{"group":"testbot","text":"!pomoc","sender":%d}`, sender)); status != 400 {
+			t.Errorf("sender %d: %d; want 400", sender, status)
+		}
+	}
+	if got := len(h.Sim.Sent()); got != 3 {
+		t.Errorf("%d replies; want 3 (each to the test group)", got)
 	}
 }

@@ -20,7 +20,14 @@ import (
 type selftestBody struct {
 	Group string `json:"group"`
 	Text  string `json:"text"`
+	// Sender picks one of MaxSelftestSenders synthetic identities (0, the
+	// default, is SELFTEST_SENDER). One sender's frames take turns, so an
+	// open-loop load that stands for many users spreads over several.
+	Sender int `json:"sender,omitempty"`
 }
+
+// MaxSelftestSenders bounds the synthetic identities of /_selftest.
+const MaxSelftestSenders = 64
 
 // selftest injects a synthetic frame from the selftest identity into the
 // intake FIFO and answers the frame's timing block once its trace completes.
@@ -48,7 +55,11 @@ func (s *Server) selftest(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ts := time.Now().UnixMilli()*1000 + s.seq.Add(1)%1000 // unique per frame: the dedup key
-	raw := signalapi.TextFrame(s.d.Account, s.d.Sender, selftestUUID(s.d.Sender), "selftest", gid, body.Text, ts)
+	number, uuid := s.d.Sender, selftestUUID(s.d.Sender)
+	if body.Sender > 0 { // extra identities hide their number, as many real users do
+		number, uuid = "", selftestUUID(fmt.Sprintf("%s#%d", s.d.Sender, body.Sender))
+	}
+	raw := signalapi.TextFrame(s.d.Account, number, uuid, "selftest", gid, body.Text, ts)
 	sc, err := s.d.Pipeline.Offer(raw, time.Now(), true)
 	if err != nil {
 		status := http.StatusServiceUnavailable
@@ -96,7 +107,8 @@ func readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
 }
 
 // parseSelftestBody decodes a /_selftest body: one JSON object with no
-// fields but "group" and "text", where text is a command. The error's text is
+// fields but "group", "text" and "sender", where text is a command and
+// sender a valid identity index. The error's text is
 // the 400's message. It is pure, so FuzzSelftestBody can fuzz it.
 func parseSelftestBody(raw []byte) (selftestBody, error) {
 	var body selftestBody
@@ -107,6 +119,9 @@ func parseSelftestBody(raw []byte) (selftestBody, error) {
 	}
 	if _, _, ok := commands.Parse(body.Text); !ok {
 		return selftestBody{}, errNotCommand
+	}
+	if body.Sender < 0 || body.Sender >= MaxSelftestSenders {
+		return selftestBody{}, fmt.Errorf(`bad body: "sender" must be in [0, %d)`, MaxSelftestSenders)
 	}
 	return body, nil
 }

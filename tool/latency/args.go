@@ -25,6 +25,7 @@ type options struct {
 	rate     float64       // open loop: sends per second; 0 is the closed loop
 	duration time.Duration // open loop: how long to send
 	inflight int           // open loop: most requests in flight at once
+	senders  int           // synthetic senders the requests rotate through
 	timeout  time.Duration // one request's limit
 	budgetMS float64       // own_ms p95 must be at or under it
 	url      string        // the bot's base URL
@@ -58,6 +59,7 @@ func parseArgs(args []string, getenv func(string) string, usage io.Writer) (opti
 	fs.IntVar(&o.times, "times", 20, "closed loop: how many requests, one at a time")
 	fs.Float64Var(&o.rate, "rate", 0, "open loop: requests per second, sent without waiting for replies")
 	fs.DurationVar(&o.duration, "duration", 0, "open loop: how long to send, such as 30s")
+	fs.IntVar(&o.senders, "senders", 1, "rotate requests over this many synthetic senders (1..64); one sender's frames wait for each other, many users' do not")
 	fs.IntVar(&o.inflight, "inflight", 256, "open loop: most requests in flight; a send due while full is skipped and counted")
 	fs.DurationVar(&o.timeout, "timeout", 40*time.Second, "one request's limit (the bot answers 504 after its SELFTEST_TIMEOUT, 30s by default)")
 	fs.StringVar(&budget, "budget", "", "own_ms p95 budget in ms, or a duration such as 100ms (default OWN_BUDGET_MS, else 100)")
@@ -102,6 +104,8 @@ func (o *options) finish(positional []string, set map[string]bool, budget string
 		return fmt.Errorf("--times %d: want at least 1", o.times)
 	case o.inflight < 1:
 		return fmt.Errorf("--inflight %d: want at least 1", o.inflight)
+	case o.senders < 1 || o.senders > 64:
+		return fmt.Errorf("--senders %d: want 1..64", o.senders)
 	case o.timeout <= 0:
 		return fmt.Errorf("--timeout %v: want a positive duration", o.timeout)
 	}

@@ -38,6 +38,8 @@ func TestParseArgs(t *testing.T) {
 		{name: "rate without duration", args: []string{"testbot", "--rate", "5"}, wantErr: "go together"},
 		{name: "times in the open loop", args: []string{"testbot", "--rate", "5", "--duration", "1s", "--times", "3"}, wantErr: "closed loop"},
 		{name: "bad budget", args: []string{"testbot", "--budget", "soon"}, wantErr: "budget"},
+		{name: "too many senders", args: []string{"testbot", "--senders", "65"}, wantErr: "--senders"},
+		{name: "no senders", args: []string{"testbot", "--senders", "0"}, wantErr: "--senders"},
 		{name: "negative budget", args: []string{"testbot", "--budget", "-1"}, wantErr: "budget"},
 		{name: "bad environment budget", args: []string{"testbot"}, env: map[string]string{"OWN_BUDGET_MS": "x"}, wantErr: "budget"},
 		{name: "unknown flag", args: []string{"testbot", "--nope"}, wantErr: "nope"},
@@ -56,7 +58,7 @@ func TestParseArgs(t *testing.T) {
 				t.Fatalf("parseArgs(%q) error = %v", tt.args, err)
 			}
 			w := tt.want
-			w.inflight, w.timeout = got.inflight, got.timeout // defaults not under test here
+			w.inflight, w.timeout, w.senders = got.inflight, got.timeout, got.senders // defaults not under test here
 			if got != w {
 				t.Errorf("parseArgs(%q) = %+v; want %+v", tt.args, got, w)
 			}

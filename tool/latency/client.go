@@ -61,10 +61,15 @@ func (e *statusError) Error() string {
 	return fmt.Sprintf("%s: %d %s: %s", e.op, e.status, http.StatusText(e.status), e.msg)
 }
 
-// selftest sends text to group once and returns the frame's timing block.
-func (c *client) selftest(ctx context.Context, group, text string) (timing, error) {
+// selftest sends text to group once, from the bot's synthetic identity
+// sender, and returns the frame's timing block.
+func (c *client) selftest(ctx context.Context, group, text string, sender int) (timing, error) {
 	var t timing
-	err := c.do(ctx, http.MethodPost, "/_selftest", map[string]string{"group": group, "text": text}, &t)
+	body := map[string]any{"group": group, "text": text}
+	if sender > 0 {
+		body["sender"] = sender
+	}
+	err := c.do(ctx, http.MethodPost, "/_selftest", body, &t)
 	return t, err
 }
 

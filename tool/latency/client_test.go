@@ -37,7 +37,7 @@ func TestThrottled(t *testing.T) {
 			defer srv.Close()
 			c := newClient(srv.URL, "", 1)
 			defer c.close()
-			_, err := c.selftest(context.Background(), "testbot", "!pomoc")
+			_, err := c.selftest(context.Background(), "testbot", "!pomoc", 0)
 			if got := throttled(err); got != tt.want {
 				t.Errorf("throttled(%v) = %v; want %v", err, got, tt.want)
 			}

@@ -21,7 +21,7 @@ const (
 // loop runs at most as fast as the bot allows; the refusals are counted.
 func closedLoop(ctx context.Context, c *client, o options, res *results) {
 	res.startNow()
-	for range o.times {
+	for i := range o.times {
 		if ctx.Err() != nil {
 			return
 		}
@@ -30,7 +30,7 @@ func closedLoop(ctx context.Context, c *client, o options, res *results) {
 		var start time.Time
 		err := whileThrottled(ctx, func() (err error) {
 			start = time.Now()
-			t, err = send(ctx, c, o)
+			t, err = send(ctx, c, o, i)
 			return err
 		}, res.throttle)
 		res.add(t, time.Since(start), err)
@@ -75,17 +75,18 @@ func openLoop(ctx context.Context, c *client, o options, res *results) {
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			t, err := send(ctx, c, o)
+			t, err := send(ctx, c, o, i)
 			res.add(t, time.Since(due), err)
 		}()
 	}
 }
 
-// send makes one /_selftest request within o.timeout.
-func send(ctx context.Context, c *client, o options) (timing, error) {
+// send makes request i to /_selftest within o.timeout, from synthetic
+// sender i mod o.senders.
+func send(ctx context.Context, c *client, o options, i int) (timing, error) {
 	ctx, cancel := context.WithTimeout(ctx, o.timeout)
 	defer cancel()
-	return c.selftest(ctx, o.group, o.text)
+	return c.selftest(ctx, o.group, o.text, i%max(o.senders, 1))
 }
 
 // restEstimate is the run's estimated remaining time, for the override's

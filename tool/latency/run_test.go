@@ -47,7 +47,7 @@ func kotStatus(t *testing.T, h *botest.Harness) int {
 	t.Helper()
 	c := newClient(h.URL(), "", 1)
 	defer c.close()
-	_, err := c.selftest(context.Background(), "testbot", "!kot")
+	_, err := c.selftest(context.Background(), "testbot", "!kot", 0)
 	if err != nil && statusOf(err) == 0 {
 		t.Fatal(err)
 	}
@@ -103,6 +103,20 @@ func TestRunAgainstBot(t *testing.T) {
 }
 
 // --json prints one document with every field, the histogram and the verdict.
+// An open loop spread over several synthetic senders is answered in full.
+func TestRunOpenLoopManySenders(t *testing.T) {
+	h := botest.New(t, sim.Config{Lossless: true}, nil)
+	h.Start()
+	var out, errs strings.Builder
+	code := run(context.Background(), []string{"testbot", "--url", h.URL(), "--rate", "50", "--duration", "400ms", "--senders", "8", "--budget", "60s", "--json"}, mapEnv(nil), &out, &errs)
+	if code != 0 {
+		t.Fatalf("exit %d; stderr %s", code, errs.String())
+	}
+	if got := len(h.Sim.Sent()); got != 20 {
+		t.Errorf("%d replies; want 20", got)
+	}
+}
+
 func TestRunJSON(t *testing.T) {
 	h := startBot(t, sim.Config{}, nil)
 	code, out, errs := runTool(context.Background(), nil, "testbot", "--times", "4", "--json", "--url", h.URL(), "--budget", generous)
