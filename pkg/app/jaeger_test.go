@@ -1,7 +1,6 @@
 package app_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"math"
@@ -51,7 +50,7 @@ func TestSpansInJaegerMatchTheBlock(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.wantCommand, func(t *testing.T) {
-			b := selftest(t, h.URL(), tt.text)
+			b := h.Selftest(tt.text)
 			if b.Command != tt.wantCommand {
 				t.Fatalf("command = %q; want %q", b.Command, tt.wantCommand)
 			}
@@ -74,24 +73,6 @@ func TestSpansInJaegerMatchTheBlock(t *testing.T) {
 			t.Logf("%s: own_ms %.3f (block) vs %.3f (Jaeger), trace %s", tt.text, b.OwnMS, want.OwnMS, b.TraceID)
 		})
 	}
-}
-
-func selftest(t *testing.T, base, text string) telemetry.Block {
-	t.Helper()
-	body, _ := json.Marshal(map[string]string{"group": "testbot", "text": text})
-	res, err := http.Post(base+"/_selftest", "application/json", bytes.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	var b telemetry.Block
-	if res.StatusCode != http.StatusOK {
-		t.Fatalf("selftest %s: status %d", text, res.StatusCode)
-	}
-	if err := json.NewDecoder(res.Body).Decode(&b); err != nil {
-		t.Fatal(err)
-	}
-	return b
 }
 
 // jspan is a span of Jaeger's legacy JSON API (times in µs).

@@ -265,3 +265,20 @@ func (b *SyncBuffer) String() string {
 	defer b.mu.Unlock()
 	return b.buf.String()
 }
+
+// Selftest posts text to the bot's /_selftest in the test group and returns
+// the frame's timing block; anything but 200 fails the test.
+func (h *Harness) Selftest(text string) telemetry.Block {
+	h.T.Helper()
+	body, _ := json.Marshal(map[string]string{"group": "testbot", "text": text})
+	res, err := http.Post(h.URL()+"/_selftest", "application/json", bytes.NewReader(body))
+	if err != nil {
+		h.T.Fatal(err)
+	}
+	defer res.Body.Close()
+	var b telemetry.Block
+	if err := json.NewDecoder(res.Body).Decode(&b); err != nil || res.StatusCode != http.StatusOK {
+		h.T.Fatalf("POST /_selftest %s: %s (%v)", text, res.Status, err)
+	}
+	return b
+}

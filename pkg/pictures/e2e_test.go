@@ -1,16 +1,12 @@
 package pictures_test
 
 import (
-	"bytes"
-	"encoding/json"
-	"net/http"
 	"testing"
 	"time"
 
 	"signal-bot/pkg/botest"
 	"signal-bot/pkg/fakeup"
 	"signal-bot/pkg/sim"
-	"signal-bot/pkg/telemetry"
 )
 
 // Through the whole bot: a !cat served from a filled pool has no upstream
@@ -36,7 +32,7 @@ func TestSelftestUpstreamTime(t *testing.T) {
 				// after the second picture is in the pool.
 				waitSearches(t, h, 3)
 			}
-			b := selftest(t, h.URL(), "!cat")
+			b := h.Selftest("!cat")
 			if got := b.UpstreamMS > 0; got != tt.wantUpstream {
 				t.Errorf("upstream_ms = %v; want > 0: %v", b.UpstreamMS, tt.wantUpstream)
 			}
@@ -60,21 +56,4 @@ func waitSearches(t *testing.T, h *botest.Harness, n int) {
 		time.Sleep(time.Millisecond)
 	}
 	t.Fatalf("%d Cat API searches within 10 s; want %d (the pool filling)", h.Up.Requests(fakeup.TargetCatSearch), n)
-}
-
-// selftest posts text to the bot's /_selftest in the test group and returns
-// the frame's timing block.
-func selftest(t *testing.T, base, text string) telemetry.Block {
-	t.Helper()
-	body, _ := json.Marshal(map[string]string{"group": "testbot", "text": text})
-	res, err := http.Post(base+"/_selftest", "application/json", bytes.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	var b telemetry.Block
-	if err := json.NewDecoder(res.Body).Decode(&b); err != nil || res.StatusCode != http.StatusOK {
-		t.Fatalf("POST /_selftest: %s (%v)", res.Status, err)
-	}
-	return b
 }
