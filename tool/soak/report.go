@@ -24,6 +24,7 @@ type Result struct {
 	Duplicated int   `json:"duplicated"`  // replies beyond one per frame, summed per sender
 
 	MaxRSSBytes   int64   `json:"max_rss_bytes"`  // the bot's peak resident set (VmHWM)
+	EndRSSBytes   int64   `json:"end_rss_bytes"`  // its resident set when the sending is over
 	MaxGoroutines int     `json:"max_goroutines"` // the most the runtime listed at once, its own included
 	TraceSamples  int     `json:"goroutine_samples"`
 	CPUSeconds    float64 `json:"cpu_s"` // the bot's user + system CPU time
@@ -82,7 +83,7 @@ frames in        %d (accepted by the bot %d, dropped by it %d, lost by the simul
 replies out      %d
 lost             %d
 duplicated       %d
-max RSS          %.1f MiB
+max RSS          %.1f MiB (%.1f MiB at the end)
 max goroutines   %d (runtime's own included; %d samples)
 own_ms           p95 %.3f (p50 %.3f, p99 %.3f, max %.3f; n=%d)
 bot CPU          %.1f s (%.0f%% of one core)
@@ -90,7 +91,7 @@ sender lag       max %.1f ms behind schedule
 bot exit         %d after SIGTERM
 `, r.Duration, r.Rate, r.Senders,
 		r.FramesIn, r.Accepted, r.Dropped, r.SimLost, r.RepliesOut, r.Lost, r.Duplicated,
-		float64(r.MaxRSSBytes)/(1<<20), r.MaxGoroutines, r.TraceSamples,
+		float64(r.MaxRSSBytes)/(1<<20), float64(r.EndRSSBytes)/(1<<20), r.MaxGoroutines, r.TraceSamples,
 		r.Own.P95, r.Own.P50, r.Own.P99, r.Own.Max, r.Own.N,
 		r.CPUSeconds, 100*r.CPUSeconds/max(d.Seconds(), 1), r.MaxLagMS, r.ExitCode)
 	return err

@@ -134,7 +134,7 @@ func soak(ctx context.Context, o options, progress io.Writer) (Result, error) {
 	r.SimLost = st.DroppedNoSubscriber + st.DroppedBusy
 	r.RepliesOut = len(sent)
 	r.Lost, r.Duplicated = count(frames, replies)
-	r.MaxRSSBytes = max(ps.HWM, peak.rss())
+	r.MaxRSSBytes, r.EndRSSBytes = max(ps.HWM, peak.rss()), ps.RSS
 	r.CPUSeconds = ps.CPU
 	r.MaxGoroutines, r.TraceSamples = c.log.goroutines()
 	r.Own = statsOf(c.log.ownMS())
