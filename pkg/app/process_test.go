@@ -33,7 +33,7 @@ import (
 // -race when the tests run with it.
 func TestProcess(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds and runs the signal-bot binary")
+		t.Skip("skipped under -short (testing.Short): builds and runs the signal-bot binary")
 	}
 	bin := buildBot(t)
 	t.Run("SIGTERM finishes the queue", func(t *testing.T) { testSigtermDrains(t, bin) })

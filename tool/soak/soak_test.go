@@ -16,7 +16,7 @@ func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 // A short soak: every frame is answered exactly once and the bot exits 0.
 func TestShortSoak(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds and runs the signal-bot binary")
+		t.Skip("skipped under -short (testing.Short): builds and runs the signal-bot binary")
 	}
 	args := []string{"--duration", "5s", "--rate", "50", "--senders", "10", "--json"}
 	if raceEnabled {
