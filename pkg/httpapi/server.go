@@ -47,7 +47,7 @@ type Server struct {
 	d   Deps
 	mux *http.ServeMux
 	lim *limiter
-	seq atomic.Int64 // makes synthetic timestamps unique
+	lastTS atomic.Int64 // the last synthetic timestamp handed out
 }
 
 // New returns the handler.
@@ -136,4 +136,19 @@ func ctxErrStatus(err error) int {
 		return http.StatusGatewayTimeout
 	}
 	return http.StatusServiceUnavailable
+}
+
+// timestamp is a message timestamp for a synthetic frame: epoch ms like a
+// real one, and never the same twice, since (sender, timestamp) is the
+// bot's duplicate filter key.
+func (s *Server) timestamp(now time.Time) int64 {
+	for {
+		last, ts := s.lastTS.Load(), now.UnixMilli()
+		if ts <= last {
+			ts = last + 1
+		}
+		if s.lastTS.CompareAndSwap(last, ts) {
+			return ts
+		}
+	}
 }
