@@ -44,9 +44,9 @@ type Deps struct {
 
 // Server is the handler of the bot's endpoints.
 type Server struct {
-	d   Deps
-	mux *http.ServeMux
-	lim *limiter
+	d      Deps
+	mux    *http.ServeMux
+	lim    *limiter
 	lastTS atomic.Int64 // the last synthetic timestamp handed out
 }
 
