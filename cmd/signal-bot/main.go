@@ -24,13 +24,15 @@ import (
 // version is set at build time with -ldflags "-X main.version=…".
 var version = "dev"
 
-// errUsage marks errors that exit 2: bad configuration or flags.
-var errUsage = errors.New("usage")
+// usageError marks errors that exit 2: bad configuration or flags.
+type usageError struct{ error }
+
+func (e usageError) Unwrap() error { return e.error }
 
 func main() {
 	if err := run(); err != nil {
 		fmt.Fprintln(os.Stderr, "signal-bot:", err)
-		if errors.Is(err, errUsage) {
+		if errors.As(err, new(usageError)) {
 			os.Exit(2)
 		}
 		os.Exit(1)
@@ -44,14 +46,14 @@ func run() (err error) {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil
 		}
-		return fmt.Errorf("%w: %w", errUsage, err)
+		return usageError{err}
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
 	cfg, err := config.Load(ctx, envconfig.OsLookuper())
 	if err != nil {
-		return fmt.Errorf("%w: %w", errUsage, err)
+		return usageError{err}
 	}
 	log := slog.New(telemetry.NewLogHandler(slog.NewTextHandler(os.Stderr, nil)))
 	if cfg.Signal.APIURL == "" {
