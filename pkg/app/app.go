@@ -162,6 +162,8 @@ func (a *App) HTTPAddr() string { return a.ln.Addr().String() }
 // reading, lets accepted frames finish within SHUTDOWN_TIMEOUT, flushes the
 // spans and closes the state file.
 func (a *App) Run(ctx context.Context) error {
+	ctx, stop := context.WithCancel(ctx) // also stops receiving if the HTTP server fails
+	defer stop()
 	done := make(chan struct{})
 	go func() { defer close(done); a.pipe.Run() }()
 	httpErr := make(chan error, 1)
@@ -176,6 +178,7 @@ func (a *App) Run(ctx context.Context) error {
 	case <-ctx.Done():
 	case err = <-httpErr:
 		err = fmt.Errorf("serve HTTP: %w", err)
+		stop()
 	}
 	a.log.Info("shutting down", "queued", a.pipe.Stats().Depth, "active", a.pipe.Stats().Active)
 	<-recvDone
