@@ -32,7 +32,10 @@ func TestUpstreamFaultsGiveApology(t *testing.T) {
 			t.Run(tg.target+"/"+f.String(), func(t *testing.T) {
 				t.Parallel()
 				h := botest.New(t, sim.Config{Lossless: true}, map[string]string{
-					"UPSTREAM_TIMEOUT": "500ms", "POOL_SIZE_CAT": "0", "POOL_SIZE_KOT": "0",
+					// Long enough that the step before a faulty download (the
+					// search, the list query) finishes even under -race on a
+					// loaded machine; a hang or a slow drip ends at it.
+					"UPSTREAM_TIMEOUT": "2s", "POOL_SIZE_CAT": "0", "POOL_SIZE_KOT": "0",
 				})
 				h.Up.SetFault(tg.target, f)
 				h.Start()
