@@ -81,7 +81,7 @@ func TestSendFaults(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			h := botest.New(t, sim.Config{Lossless: true, Faults: sim.Faults{Send: tt.fault}},
-				map[string]string{"SEND_TIMEOUT": "500ms"})
+				map[string]string{"SEND_TIMEOUT": "2s"}) // ample for a healthy send under -race; a hang ends at it
 			h.Start()
 			h.Say(alice, "", "!pomoc")
 			h.WaitIdle(1)
