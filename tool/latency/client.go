@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"signal-bot/pkg/telemetry"
 )
 
 // client calls the bot's /_selftest and /_override endpoints.
@@ -32,20 +34,11 @@ func newClient(base, token string, conns int) *client {
 // close drops the idle connections (and their goroutines).
 func (c *client) close() { c.http.CloseIdleConnections() }
 
-// timing is the bot's timing block of one served frame (design §2), plus the
-// tool's own HTTP round trip.
+// timing is the bot's timing block of one served frame (design §2, the
+// same type /_selftest encodes), plus the tool's own HTTP round trip.
 type timing struct {
-	Command     string  `json:"command"`
-	TraceID     string  `json:"trace_id"`
-	QueueMS     float64 `json:"queue_ms"`
-	DispatchMS  float64 `json:"dispatch_ms"`
-	HandlerMS   float64 `json:"handler_ms"`
-	SendMS      float64 `json:"send_ms"`
-	UpstreamMS  float64 `json:"upstream_ms"`
-	OwnMS       float64 `json:"own_ms"`
-	RoundTripMS float64 `json:"round_trip_ms"`
-	Outcome     string  `json:"outcome"`
-	HTTPMS      float64 `json:"-"`
+	telemetry.Block
+	HTTPMS float64 `json:"-"`
 }
 
 // statusError is a non-2xx answer from the bot, with its {"error": …} text.

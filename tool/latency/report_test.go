@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"signal-bot/pkg/telemetry"
 )
 
 func TestNewReportBudget(t *testing.T) {
@@ -22,7 +24,7 @@ func TestNewReportBudget(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			s := snapshot{sent: 3, nFailed: 3 - len(tt.own)}
 			for _, v := range tt.own {
-				s.ok = append(s.ok, timing{OwnMS: v})
+				s.ok = append(s.ok, timing{Block: telemetry.Block{OwnMS: v}})
 			}
 			r := newReport(o, s, false)
 			if got := r.Budget.line(); r.Budget.Pass != tt.wantPass || !strings.Contains(got, tt.wantLine) {
@@ -33,7 +35,7 @@ func TestNewReportBudget(t *testing.T) {
 }
 
 func TestWriteTextShowsFailures(t *testing.T) {
-	s := snapshot{sent: 4, elapsed: time.Second, ok: []timing{{OwnMS: 1}},
+	s := snapshot{sent: 4, elapsed: time.Second, ok: []timing{{Block: telemetry.Block{OwnMS: 1}}},
 		failures: []failure{{Status: "503", Count: 2, Example: "intake full"}, {Status: labelSkipped, Count: 1, Example: skippedExample}}, nFailed: 3}
 	var b strings.Builder
 	if err := writeText(&b, newReport(options{group: "testbot", text: "!pomoc", times: 4, budgetMS: 100}, s, false)); err != nil {
