@@ -4,7 +4,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
+	"strconv"
 	"strings"
+	"time"
 )
 
 // Sentinel errors for the REST API's failure classes; match with errors.Is.
@@ -19,6 +22,32 @@ type APIError struct {
 	Status          int
 	Message         string
 	ChallengeTokens []string // with 429: lift the limit via /v1/accounts/<n>/rate-limit-challenge
+	// RetryAfter is the answer's Retry-After header, 0 without one. The released REST API
+	// sends none with its 429; a proxy in front of it, or a later release, may.
+	RetryAfter time.Duration
+}
+
+// retryAfter reads a Retry-After header: whole seconds or an HTTP date; 0 when absent or bad.
+func retryAfter(h string, now time.Time) time.Duration {
+	if h == "" {
+		return 0
+	}
+	if s, err := strconv.Atoi(strings.TrimSpace(h)); err == nil {
+		return max(time.Duration(s)*time.Second, 0)
+	}
+	if t, err := http.ParseTime(h); err == nil {
+		return max(t.Sub(now), 0)
+	}
+	return 0
+}
+
+// RateLimit returns the 429 in err's chain, if there is one.
+func RateLimit(err error) (*APIError, bool) {
+	var e *APIError
+	if errors.As(err, &e) && e.Status == 429 {
+		return e, true
+	}
+	return nil, false
 }
 
 func (e *APIError) Error() string {

@@ -96,7 +96,9 @@ func (c *Client) sendOnce(ctx context.Context, body []byte) (SendResult, error) 
 		return SendResult{}, fmt.Errorf("send: read answer: %w", err)
 	}
 	if res.StatusCode != http.StatusCreated && res.StatusCode != http.StatusOK {
-		return SendResult{}, fmt.Errorf("send: %w", apiError(res.StatusCode, rb))
+		e := apiError(res.StatusCode, rb)
+		e.RetryAfter = retryAfter(res.Header.Get("Retry-After"), time.Now())
+		return SendResult{}, fmt.Errorf("send: %w", e)
 	}
 	r, err := decodeSendResult(rb)
 	if err != nil {

@@ -1,0 +1,206 @@
+// Package outbound keeps the bot's sends inside what Signal allows an account:
+// a token bucket per chat and one for attachments per account, and a pause of
+// every send after Signal answers a rate limit (429). A reply that cannot go
+// within the wait it is allowed is shed: not sent, counted and logged.
+package outbound
+
+import (
+	"sync"
+	"time"
+)
+
+// Reasons a reply is shed, the reason label of signal_bot_replies_shed_total.
+const (
+	ShedChat        = "budget_chat"        // the chat's bucket is empty for longer than the wait allowed
+	ShedAttachments = "budget_attachments" // the account's attachment bucket is
+	ShedPaused      = "paused"             // sends are paused after a 429 for longer than that
+)
+
+// Config sets the budget and the pause.
+type Config struct {
+	Budget      bool          // false: no buckets (benchmarks); the pause after a 429 still holds
+	ChatN       int           // a chat's burst, refilled ChatN per ChatPer
+	ChatPer     time.Duration //
+	AttachN     int           // the account's attachment burst, refilled AttachN per AttachPer
+	AttachPer   time.Duration //
+	WaitMax     time.Duration // longest a reply may wait for a token or the end of a pause
+	PauseMin    time.Duration // pause after a 429 without a retry time, doubled per 429 in a row
+	PauseMax    time.Duration // longest pause
+	LogInterval time.Duration // shed replies are logged once per chat per interval; 0: a minute
+}
+
+// sweepAt is the number of chat buckets above which full ones are forgotten.
+const sweepAt = 256
+
+// Gate decides when each reply may be sent. It is safe for concurrent use.
+type Gate struct {
+	cfg Config
+
+	mu          sync.Mutex
+	chats       map[string]*bucket
+	attach      *bucket
+	pausedUntil time.Time
+	streak      int                 // 429s in a row without a successful send between them
+	seenTokens  map[string]struct{} // challenge tokens already logged
+	shedLog     map[string]shedNote // chat → when its sheds were last logged, and how many since
+}
+
+type shedNote struct {
+	at    time.Time
+	since int
+}
+
+// New returns a gate with full buckets.
+func New(cfg Config) *Gate {
+	if cfg.LogInterval <= 0 {
+		cfg.LogInterval = time.Minute
+	}
+	g := &Gate{cfg: cfg, chats: map[string]*bucket{}, seenTokens: map[string]struct{}{}, shedLog: map[string]shedNote{}}
+	if cfg.Budget {
+		g.attach = newBucket(cfg.AttachN, cfg.AttachPer, time.Now())
+	}
+	return g
+}
+
+// Ticket is a reply's place in the budget: it may be sent at At.
+type Ticket struct {
+	At          time.Time
+	chat        string
+	attachments int
+	took        bool
+}
+
+// Reserve takes the reply's tokens: one from chat's bucket and one per attachment from
+// the account's. It answers when the reply may go, or why it is shed: when the tokens or
+// the end of a pause would come later than WaitMax from now. A shed reply takes nothing.
+func (g *Gate) Reserve(chat string, attachments int, now time.Time) (Ticket, string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	wait := max(g.pausedUntil.Sub(now), 0)
+	if wait > g.cfg.WaitMax {
+		return Ticket{}, ShedPaused
+	}
+	t := Ticket{chat: chat, attachments: attachments}
+	if g.cfg.Budget {
+		cb := g.chat(chat, now)
+		wait = max(wait, cb.wait(1, now))
+		if wait > g.cfg.WaitMax {
+			return Ticket{}, ShedChat
+		}
+		if attachments > 0 {
+			wait = max(wait, g.attach.wait(attachments, now))
+			if wait > g.cfg.WaitMax {
+				return Ticket{}, ShedAttachments
+			}
+			g.attach.take(attachments)
+		}
+		cb.take(1)
+		t.took = true
+	}
+	t.At = now.Add(wait)
+	return t, ""
+}
+
+// chat returns chat's bucket, creating it full; when there are many it forgets the full ones.
+func (g *Gate) chat(chat string, now time.Time) *bucket {
+	b, ok := g.chats[chat]
+	if ok {
+		return b
+	}
+	if len(g.chats) >= sweepAt {
+		for k, v := range g.chats {
+			if v.full(now) {
+				delete(g.chats, k)
+			}
+		}
+	}
+	b = newBucket(g.cfg.ChatN, g.cfg.ChatPer, now)
+	g.chats[chat] = b
+	return b
+}
+
+// Cancel gives back the tokens of a ticket that was not used.
+func (g *Gate) Cancel(t Ticket) {
+	if !t.took {
+		return
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if b, ok := g.chats[t.chat]; ok {
+		b.give(1)
+	}
+	if t.attachments > 0 {
+		g.attach.give(t.attachments)
+	}
+}
+
+// PausedUntil is the end of the pause after a 429, or the zero time when sends may go.
+func (g *Gate) PausedUntil(now time.Time) time.Time {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if now.Before(g.pausedUntil) {
+		return g.pausedUntil
+	}
+	return time.Time{}
+}
+
+// RateLimited pauses every send after a 429: for retryAfter when the answer named one,
+// else for PauseMin doubled per 429 in a row, at most PauseMax. A 429 that arrives while a
+// pause is on (for a send that was already out) changes it only by a longer retry time. It returns the pause's end
+// and the challenge tokens not seen before, which the caller logs once.
+func (g *Gate) RateLimited(now time.Time, retryAfter time.Duration, tokens []string) (until time.Time, fresh []string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	switch {
+	case !now.Before(g.pausedUntil):
+		pause := retryAfter
+		if pause <= 0 {
+			pause = g.cfg.PauseMin << min(g.streak, 20)
+		}
+		g.pausedUntil = now.Add(min(pause, g.cfg.PauseMax))
+		g.streak++
+	case retryAfter > 0: // paused already: a longer retry time still counts
+		if end := now.Add(min(retryAfter, g.cfg.PauseMax)); end.After(g.pausedUntil) {
+			g.pausedUntil = end
+		}
+	}
+	if len(g.seenTokens) > 1024 {
+		clear(g.seenTokens)
+	}
+	for _, tok := range tokens {
+		if _, ok := g.seenTokens[tok]; !ok {
+			g.seenTokens[tok] = struct{}{}
+			fresh = append(fresh, tok)
+		}
+	}
+	return g.pausedUntil, fresh
+}
+
+// Sent notes a successful send: the next 429 starts the back-off from PauseMin again.
+func (g *Gate) Sent() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.streak = 0
+}
+
+// NoteShed counts a shed reply of chat and reports whether to log it now (once per chat
+// per LogInterval), with the number shed in the chat since the last line.
+func (g *Gate) NoteShed(chat string, now time.Time) (logNow bool, since int) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	n := g.shedLog[chat]
+	n.since++
+	if !n.at.IsZero() && now.Sub(n.at) < g.cfg.LogInterval {
+		g.shedLog[chat] = n
+		return false, n.since
+	}
+	if len(g.shedLog) >= sweepAt {
+		for k, v := range g.shedLog {
+			if now.Sub(v.at) >= g.cfg.LogInterval {
+				delete(g.shedLog, k)
+			}
+		}
+	}
+	g.shedLog[chat] = shedNote{at: now}
+	return true, n.since
+}

@@ -1,0 +1,132 @@
+package outbound
+
+import (
+	"slices"
+	"testing"
+	"time"
+)
+
+var t0 = time.Unix(1_700_000_000, 0)
+
+func testGate() *Gate {
+	return New(Config{
+		Budget: true, ChatN: 3, ChatPer: 3 * time.Second, AttachN: 2, AttachPer: 10 * time.Second,
+		WaitMax: 2 * time.Second, PauseMin: time.Minute, PauseMax: 4 * time.Minute,
+	})
+}
+
+func TestReserveChatBudget(t *testing.T) {
+	g := testGate() // 3 per chat, one back per second, waits up to 2 s
+	steps := []struct {
+		chat     string
+		at       time.Duration
+		wantWait time.Duration
+		wantShed string
+	}{
+		{"a", 0, 0, ""}, {"a", 0, 0, ""}, {"a", 0, 0, ""},
+		{"a", 0, time.Second, ""},     // the 4th waits for the first refill
+		{"a", 0, 2 * time.Second, ""}, // the 5th for the second
+		{"a", 0, 0, ShedChat},         // the 6th would wait 3 s: shed at once
+		{"b", 0, 0, ""},               // another chat has its own bucket
+		{"a", 5 * time.Second, 0, ""}, // refilled: 5 s back 5 tokens, 2 were owed
+	}
+	for i, st := range steps {
+		now := t0.Add(st.at)
+		tk, shed := g.Reserve(st.chat, 0, now)
+		if shed != st.wantShed || (shed == "" && tk.At.Sub(now) != st.wantWait) {
+			t.Errorf("step %d: Reserve(%s, +%v) = wait %v, shed %q; want %v, %q", i, st.chat, st.at, tk.At.Sub(now), shed, st.wantWait, st.wantShed)
+		}
+	}
+}
+
+func TestReserveAttachments(t *testing.T) {
+	g := testGate() // 2 attachments, one back per 5 s: nothing within the 2 s wait
+	if _, shed := g.Reserve("a", 2, t0); shed != "" {
+		t.Fatalf("2 attachments of 2: shed %q", shed)
+	}
+	if _, shed := g.Reserve("b", 1, t0); shed != ShedAttachments {
+		t.Errorf("a 3rd attachment, other chat: shed %q; want %q (per account)", shed, ShedAttachments)
+	}
+	if _, shed := g.Reserve("b", 0, t0); shed != "" {
+		t.Errorf("text after the attachments ran out: shed %q; want none", shed)
+	}
+}
+
+func TestCancelGivesTokensBack(t *testing.T) {
+	g := testGate()
+	var last Ticket
+	for range 3 {
+		last, _ = g.Reserve("a", 0, t0)
+	}
+	g.Cancel(last)
+	if tk, shed := g.Reserve("a", 0, t0); shed != "" || !tk.At.Equal(t0) {
+		t.Errorf("after Cancel: at +%v, shed %q; want at once", tk.At.Sub(t0), shed)
+	}
+}
+
+func TestBudgetOff(t *testing.T) {
+	g := New(Config{WaitMax: time.Second, PauseMin: time.Minute, PauseMax: time.Hour})
+	for i := range 1000 {
+		if _, shed := g.Reserve("a", 3, t0); shed != "" {
+			t.Fatalf("reply %d shed %q with the budget off", i, shed)
+		}
+	}
+}
+
+func TestRateLimitedPauses(t *testing.T) {
+	g := testGate() // pause 1 min doubled, at most 4 min; waits up to 2 s
+	steps := []struct {
+		name       string
+		at         time.Duration
+		retryAfter time.Duration
+		tokens     []string
+		wantPause  time.Duration // from t0
+		wantFresh  []string
+	}{
+		{"first 429, no retry time", 0, 0, []string{"x"}, time.Minute, []string{"x"}},
+		{"a send already out gets 429 too: no doubling, token known", 10 * time.Second, 0, []string{"x"}, time.Minute, nil},
+		{"429 again after the pause: doubled", 2 * time.Minute, 0, []string{"y"}, 4 * time.Minute, []string{"y"}},
+		{"and again: capped", 5 * time.Minute, 0, nil, 9 * time.Minute, nil},
+		{"a retry time wins", 10 * time.Minute, 30 * time.Second, nil, 10*time.Minute + 30*time.Second, nil},
+	}
+	for _, st := range steps {
+		until, fresh := g.RateLimited(t0.Add(st.at), st.retryAfter, st.tokens)
+		if got := until.Sub(t0); got != st.wantPause || !slices.Equal(fresh, st.wantFresh) {
+			t.Errorf("%s: paused until +%v, fresh %q; want +%v, %q", st.name, got, fresh, st.wantPause, st.wantFresh)
+		}
+	}
+	end := t0.Add(10*time.Minute + 30*time.Second)
+	if _, shed := g.Reserve("a", 0, end.Add(-3*time.Second)); shed != ShedPaused {
+		t.Errorf("3 s before the end of the pause: shed %q; want %q", shed, ShedPaused)
+	}
+	if tk, shed := g.Reserve("a", 0, end.Add(-time.Second)); shed != "" || !tk.At.Equal(end) {
+		t.Errorf("1 s before the end: at %v, shed %q; want at the end", tk.At.Sub(end), shed)
+	}
+	if got := g.PausedUntil(end); !got.IsZero() {
+		t.Errorf("PausedUntil(end) = %v; want zero", got)
+	}
+	g.Sent()
+	if until, _ := g.RateLimited(end, 0, nil); until.Sub(end) != time.Minute {
+		t.Errorf("429 after a successful send: pause %v; want the minimum again", until.Sub(end))
+	}
+}
+
+func TestNoteShedLogsOncePerMinute(t *testing.T) {
+	g := testGate()
+	steps := []struct {
+		chat      string
+		at        time.Duration
+		wantLog   bool
+		wantSince int
+	}{
+		{"a", 0, true, 1}, {"a", time.Second, false, 1}, {"a", 2 * time.Second, false, 2},
+		{"b", 2 * time.Second, true, 1},
+		{"a", time.Minute, true, 3},
+	}
+	for i, st := range steps {
+		log, since := g.NoteShed(st.chat, t0.Add(st.at))
+		if log != st.wantLog || since != st.wantSince {
+			t.Errorf("step %d: NoteShed(%s, +%v) = %v, %d; want %v, %d", i, st.chat, st.at, log, since, st.wantLog, st.wantSince)
+		}
+	}
+}
