@@ -74,3 +74,35 @@ func (t *turns) len() int {
 	defer t.mu.Unlock()
 	return len(t.keys)
 }
+
+// pending counts each key's frames from Offer until they finish, so that one
+// sender's flood is cut at the door, before it takes FIFO places from others.
+type pending struct {
+	mu sync.Mutex
+	n  map[string]int
+}
+
+func newPending() *pending { return &pending{n: make(map[string]int)} }
+
+// add counts a frame of key unless limit frames already wait behind a running
+// one (limit+1 in all); limit 0 means no limit.
+func (p *pending) add(key string, limit int) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if limit > 0 && p.n[key] > limit {
+		return false
+	}
+	p.n[key]++
+	return true
+}
+
+// done uncounts a frame of key.
+func (p *pending) done(key string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.n[key] <= 1 {
+		delete(p.n, key)
+		return
+	}
+	p.n[key]--
+}

@@ -18,6 +18,8 @@ import (
 // Errors of Offer.
 var (
 	ErrFull   = errors.New("intake queue full")
+	ErrBytes  = errors.New("intake holds QUEUE_BYTES of frames")
+	ErrSender = errors.New("the sender has SENDER_QUEUE frames waiting")
 	ErrClosed = errors.New("intake closed")
 )
 
@@ -44,6 +46,13 @@ type Config struct {
 	// Key names the sender of a raw frame ("" if unknown). Frames with the
 	// same key take turns (see Slot.Turn). Nil: no ordering.
 	Key func(raw []byte) string
+	// SenderQueue is how many frames of one key may wait for their turn behind
+	// the one that runs; more are dropped and counted, so a flood from one
+	// sender cannot grow memory. 0: no limit.
+	SenderQueue int
+	// QueueBytes bounds the bytes of the frames accepted and not yet finished
+	// (in the FIFO or waiting for their turn); 0: no limit.
+	QueueBytes int64
 }
 
 // Pipeline is the intake FIFO and the task slots. Create it with New, start
@@ -70,6 +79,10 @@ type Pipeline struct {
 	dropped  atomic.Int64
 	accepted atomic.Int64
 	active   atomic.Int64
+
+	held                        atomic.Int64 // bytes of frames accepted and not finished: at most QueueBytes
+	droppedSender, droppedBytes atomic.Int64
+	pending                     *pending // frames accepted and not finished, per key
 }
 
 // New returns a pipeline that runs h for each frame.
@@ -91,6 +104,7 @@ func New(cfg Config, tp trace.TracerProvider, h Handler) *Pipeline {
 		fifo:    make(chan *Frame, cfg.QueueDepth),
 		slots:   make(chan struct{}, cfg.Limit),
 		turns:   newTurns(),
+		pending: newPending(),
 		base:    base,
 		cancel:  cancel,
 		stopped: make(chan struct{}),
@@ -104,15 +118,29 @@ func (p *Pipeline) Offer(raw []byte, readAt time.Time, synthetic bool) (trace.Sp
 		trace.WithNewRoot(), trace.WithTimestamp(readAt), trace.WithSpanKind(trace.SpanKindConsumer),
 		trace.WithAttributes(telemetry.AttrSynthetic.Bool(synthetic)))
 	f := &Frame{Raw: raw, ReadAt: readAt, Synthetic: synthetic, Seq: p.seq.Add(1), Root: root}
+	if p.cfg.Key != nil {
+		f.Key = p.cfg.Key(raw)
+	}
 	p.mu.RLock()
 	defer p.mu.RUnlock()
 	err := ErrClosed
-	if !p.closed {
-		if p.reserve() {
-			p.fifo <- f // never blocks: the channel holds QueueDepth, reserve bounds it
-			p.accepted.Add(1)
-			return root.SpanContext(), nil
-		}
+	switch {
+	case p.closed:
+	case !p.pending.add(f.Key, p.cfg.SenderQueue):
+		// Checked before the FIFO, so one sender's flood cannot fill it for everyone.
+		err = ErrSender
+		p.droppedSender.Add(1)
+	case !p.hold(len(raw)):
+		p.pending.done(f.Key)
+		err = ErrBytes
+		p.droppedBytes.Add(1)
+	case p.reserve():
+		p.fifo <- f // never blocks: the channel holds QueueDepth, reserve bounds it
+		p.accepted.Add(1)
+		return root.SpanContext(), nil
+	default:
+		p.pending.done(f.Key)
+		p.held.Add(-int64(len(raw)))
 		err = ErrFull
 		p.dropped.Add(1)
 	}
@@ -128,7 +156,6 @@ func (p *Pipeline) Run() {
 	defer close(p.stopped)
 	for f := range p.fifo {
 		if p.cfg.Key != nil {
-			f.Key = p.cfg.Key(f.Raw)
 			p.turns.reserve(f.Key, f.Seq) // in arrival order: the scheduler is one goroutine
 		}
 		// The frame's task starts only once a slot is free. (Taking the frame
@@ -140,6 +167,7 @@ func (p *Pipeline) Run() {
 			f.Root.SetAttributes(telemetry.AttrOutcome.String("cut_off"))
 			f.Root.End()
 			p.turns.done(f.Key, f.Seq)
+			p.finished(f)
 			<-p.slots
 			continue
 		}
@@ -155,6 +183,7 @@ func (p *Pipeline) run(f *Frame) {
 	slot := &Slot{p: p, held: true}
 	defer func() {
 		p.turns.done(f.Key, f.Seq)
+		p.finished(f)
 		slot.release()
 		p.active.Add(-1)
 		p.tasks.Done()
@@ -173,6 +202,30 @@ func (p *Pipeline) reserve() bool {
 			return false
 		}
 		if p.queued.CompareAndSwap(n, n+1) {
+			return true
+		}
+	}
+}
+
+// finished gives back what an accepted frame held: its bytes and its place in its
+// sender's queue.
+func (p *Pipeline) finished(f *Frame) {
+	p.held.Add(-int64(len(f.Raw)))
+	p.pending.done(f.Key)
+}
+
+// hold takes n bytes of QueueBytes if they are left.
+func (p *Pipeline) hold(n int) bool {
+	if p.cfg.QueueBytes <= 0 {
+		p.held.Add(int64(n))
+		return true
+	}
+	for {
+		h := p.held.Load()
+		if h+int64(n) > p.cfg.QueueBytes {
+			return false
+		}
+		if p.held.CompareAndSwap(h, h+int64(n)) {
 			return true
 		}
 	}
@@ -213,8 +266,12 @@ func (p *Pipeline) Wait(ctx context.Context) (cutOff int) {
 // Stats is a snapshot for /healthz and metrics.
 type Stats struct {
 	Depth, Capacity, Active, Limit int
-	Senders                        int // senders with frames in flight
-	Accepted, Dropped              int64
+	Senders                        int   // senders with frames in flight
+	Accepted, Dropped              int64 // Dropped: every reason
+	DroppedFull                    int64 // the FIFO was full
+	DroppedSender                  int64 // SenderQueue frames of the sender were waiting
+	DroppedBytes                   int64 // QueueBytes of frames were held
+	HeldBytes                      int64 // bytes of frames accepted and not finished
 }
 
 // Stats reports the queue and slots now.
@@ -222,7 +279,10 @@ func (p *Pipeline) Stats() Stats {
 	return Stats{
 		Depth: int(p.queued.Load()), Capacity: cap(p.fifo),
 		Active: int(p.active.Load()), Limit: p.cfg.Limit,
-		Accepted: p.accepted.Load(), Dropped: p.dropped.Load(),
-		Senders: p.turns.len(),
+		Accepted:    p.accepted.Load(),
+		Dropped:     p.dropped.Load() + p.droppedSender.Load() + p.droppedBytes.Load(),
+		Senders:     p.turns.len(),
+		DroppedFull: p.dropped.Load(), DroppedSender: p.droppedSender.Load(), DroppedBytes: p.droppedBytes.Load(),
+		HeldBytes: p.held.Load(),
 	}
 }
