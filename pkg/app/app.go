@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"time"
 
 	"signal-bot/pkg/bot"
@@ -17,6 +18,7 @@ import (
 	"signal-bot/pkg/config"
 	"signal-bot/pkg/httpapi"
 	"signal-bot/pkg/metrics"
+	"signal-bot/pkg/outbound"
 	"signal-bot/pkg/pipeline"
 	"signal-bot/pkg/signalapi"
 	"signal-bot/pkg/store"
@@ -45,6 +47,10 @@ type App struct {
 	metrics  *metrics.Metrics
 	hook     *httpapi.Webhook // RECEIVE_MODE=webhook; nil: the websocket receives
 	pictures map[string]commands.PictureSource
+	gate     *outbound.Gate
+	audience *bot.Audience
+	groups   bot.Groups
+	dropLog  outbound.LogEvery
 	// stopPictures stops the picture pools' refills; before the tracer
 	// provider shuts down, since refill spans end on the way.
 	stopPictures func(context.Context) error
@@ -87,6 +93,11 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 			}
 			return out
 		},
+		Drops: func() map[string]int64 {
+			s := a.pipe.Stats()
+			return map[string]int64{"queue_full": s.DroppedFull, "sender_queue": s.DroppedSender, "queue_bytes": s.DroppedBytes}
+		},
+		PausedUntil: func() time.Time { return a.gate.PausedUntil(time.Now()) },
 	}); err != nil {
 		return nil, err
 	}
@@ -120,11 +131,18 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 	if err != nil {
 		return nil, err
 	}
+	a.groups = groups
+	if a.audience, err = bot.NewAudience(cfg.Safety.AnswerIn, groups); err != nil {
+		return nil, err
+	}
 	a.checkGroups(ctx, groups)
+	a.gate = newGate(cfg.Safety)
 	upstreamClient := &http.Client{Transport: telemetry.NewTransport(base, tp, telemetry.LegUpstream)}
 	var reg *commands.Registry
 	a.bot = bot.New(bot.Deps{
 		API: a.api, Store: a.store, Groups: groups, Tracer: tp, Log: a.log, HashKey: hashKey, Recorder: a.metrics,
+		Gate: a.gate, Audience: a.audience, QuietWindow: cfg.Safety.QuietWindow,
+		ChallengeURL: cfg.Signal.APIURL + "/v1/accounts/" + url.PathEscape(cfg.Signal.Number) + "/rate-limit-challenge",
 	})
 	pics, stopPictures, err := startPictures(ctx, cfg, tp, a.log, upstreamClient)
 	if err != nil {
@@ -137,7 +155,7 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 	a.bot.SetRegistry(reg)
 	a.pipe = pipeline.New(pipeline.Config{
 		Limit: cfg.Pipeline.Limit, QueueDepth: cfg.Pipeline.QueueDepth, FrameTimeout: cfg.Pipeline.FrameTimeout,
-		Key: signalapi.SenderKey,
+		Key: signalapi.SenderKey, SenderQueue: cfg.Safety.SenderQueue, QueueBytes: cfg.Safety.QueueBytes,
 	}, tp, a.bot.Handle)
 	srv := httpapi.New(httpapi.Deps{
 		Pipeline: a.pipe, OwnTime: own, Connected: a.connected, Bot: a.bot, Groups: groups, Registry: reg,
@@ -173,6 +191,11 @@ func (a *App) Run(ctx context.Context) error {
 		defer close(recvDone)
 		a.receive(ctx)
 	}()
+	membersDone := make(chan struct{})
+	go func() {
+		defer close(membersDone)
+		a.keepMembers(ctx)
+	}()
 	var err error
 	select {
 	case <-ctx.Done():
@@ -182,6 +205,7 @@ func (a *App) Run(ctx context.Context) error {
 	}
 	a.log.Info("shutting down", "queued", a.pipe.Stats().Depth, "active", a.pipe.Stats().Active)
 	<-recvDone
+	<-membersDone
 	sctx, cancel := context.WithTimeout(context.Background(), a.cfg.Pipeline.ShutdownTimeout)
 	defer cancel()
 	a.pipe.Close()
@@ -278,7 +302,10 @@ func (a *App) receive(ctx context.Context) {
 // offer queues one websocket frame; it never blocks the reader.
 func (a *App) offer(raw []byte, readAt time.Time) {
 	if _, err := a.pipe.Offer(raw, readAt, false); err != nil {
-		a.log.Warn("frame dropped", "err", err, "dropped_total", a.pipe.Stats().Dropped, "queue_depth", a.cfg.Pipeline.QueueDepth)
+		// A flood drops thousands: one line a minute, with the count, not one a frame.
+		if ok, held := a.dropLog.Allow(time.Now(), time.Minute); ok {
+			a.log.Warn("frame dropped", "err", err, "dropped_total", a.pipe.Stats().Dropped, "queue_depth", a.cfg.Pipeline.QueueDepth, "more_since_last_line", held)
+		}
 	}
 }
 

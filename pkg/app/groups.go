@@ -16,6 +16,9 @@ func (a *App) checkGroups(ctx context.Context, groups bot.Groups) {
 		a.log.Warn("could not list the account's groups", "err", telemetry.RedactErr(err))
 		return
 	}
+	if a.audience.NeedsMembers() {
+		a.audience.SetMembers(list, groups)
+	}
 	member := make(map[string]bool, len(list))
 	for _, g := range list {
 		member[g.InternalID] = true

@@ -54,7 +54,11 @@ func TestNoPersonalDataInSpansOrLogs(t *testing.T) {
 		name   = "Zofia Kowalska"
 		secret = "tajny-szyfr-42"
 	)
-	h := botest.New(t, sim.Config{Lossless: true}, map[string]string{"COOLDOWNS": "cat=0s,kot=0s,ja=0s"})
+	h := botest.New(t, sim.Config{Lossless: true}, map[string]string{
+		"COOLDOWNS": "cat=0s,kot=0s,ja=0s",
+		// Both unknown commands, in both chats, are answered: no quiet window for hints.
+		"QUIET_WINDOW_MIN": "0s",
+	})
 	h.Start()
 	texts := []string{"!pomoc " + secret, "!ja " + secret, "!kot " + secret, "!nieznana " + secret, "!" + secret, secret}
 	for _, text := range texts {

@@ -39,6 +39,7 @@ func TestProcess(t *testing.T) {
 	t.Run("SIGTERM finishes the queue", func(t *testing.T) { testSigtermDrains(t, bin) })
 	t.Run("SIGTERM past SHUTDOWN_TIMEOUT counts the cut", func(t *testing.T) { testSigtermCuts(t, bin) })
 	t.Run("kill -9 loses no committed use", func(t *testing.T) { testKillKeepsUses(t, bin) })
+	t.Run("flood from one sender is dropped, not held", func(t *testing.T) { testSenderFlood(t, bin) })
 }
 
 // buildBot builds ./cmd/signal-bot into a temporary folder.
@@ -96,6 +97,9 @@ func newWorld(t *testing.T, cfg sim.Config) *world {
 		// Spans leave only through the flush at shutdown: the batch
 		// processor's own schedule is longer than any of these tests.
 		"OTEL_EXPORTER_OTLP_ENDPOINT": otlp.URL, "OTEL_BSP_SCHEDULE_DELAY": "600000",
+	}
+	for k, v := range botest.LimitsOff() { // direct chats from made-up numbers, bursts
+		w.env[k] = v
 	}
 	return w
 }

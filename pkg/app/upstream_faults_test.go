@@ -70,18 +70,24 @@ func TestSendFaults(t *testing.T) {
 		wantFaults int64  // requests the fault hit
 		wantSent   int    // of the first frame: 1 if its reply got through
 		wantKind   string // signal_bot_send_errors_total kind; "" none
+		pause      string // RATE_LIMIT_PAUSE; "" the default
 	}{
-		{"429 not retried", sim.Fault{Kind: sim.FaultRateLimit, Next: 1}, 1, 0, "rate_limited"},
-		{"400 not retried", sim.Fault{Kind: sim.FaultBadRequest, Next: 1}, 1, 0, "bad_request"},
-		{"hang ends at SEND_TIMEOUT, not retried", sim.Fault{Kind: sim.FaultHang, Next: 1}, 1, 0, "timeout"},
-		{"empty 500 retried once", sim.Fault{Kind: sim.FaultServerError, Next: 1}, 1, 1, ""},
-		{"empty 500 every time: 3 attempts", sim.Fault{Kind: sim.FaultServerError, Next: 3}, 3, 0, "unavailable"},
+		// A 429 pauses every send (safety_test.go); a short pause, within SEND_WAIT_MAX,
+		// lets the next reply wait for its end and go.
+		{"429 not retried", sim.Fault{Kind: sim.FaultRateLimit, Next: 1}, 1, 0, "rate_limited", "1s"},
+		{"400 not retried", sim.Fault{Kind: sim.FaultBadRequest, Next: 1}, 1, 0, "bad_request", ""},
+		{"hang ends at SEND_TIMEOUT, not retried", sim.Fault{Kind: sim.FaultHang, Next: 1}, 1, 0, "timeout", ""},
+		{"empty 500 retried once", sim.Fault{Kind: sim.FaultServerError, Next: 1}, 1, 1, "", ""},
+		{"empty 500 every time: 3 attempts", sim.Fault{Kind: sim.FaultServerError, Next: 3}, 3, 0, "unavailable", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			h := botest.New(t, sim.Config{Lossless: true, Faults: sim.Faults{Send: tt.fault}},
-				map[string]string{"SEND_TIMEOUT": "2s"}) // ample for a healthy send under -race; a hang ends at it
+			env := map[string]string{"SEND_TIMEOUT": "2s"} // ample for a healthy send under -race; a hang ends at it
+			if tt.pause != "" {
+				env["RATE_LIMIT_PAUSE"] = tt.pause
+			}
+			h := botest.New(t, sim.Config{Lossless: true, Faults: sim.Faults{Send: tt.fault}}, env)
 			h.Start()
 			h.Say(alice, "", "!pomoc")
 			h.WaitIdle(1)

@@ -11,6 +11,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"signal-bot/pkg/commands"
+	"signal-bot/pkg/outbound"
 	"signal-bot/pkg/signalapi"
 	"signal-bot/pkg/store"
 	"signal-bot/pkg/telemetry"
@@ -34,24 +35,40 @@ type Deps struct {
 	HashKey   []byte           // keys the sender hash in spans
 	Now       func() time.Time // nil: time.Now
 	Recorder  Recorder         // nil: failures are not counted
+
+	// The safety limits (see docs/operations.md).
+	Gate         *outbound.Gate // the outbound budget and 429 pause; nil: neither
+	Audience     *Audience      // where the bot answers; nil: everywhere
+	QuietWindow  time.Duration  // a refusal goes once per sender and command per max(cooldown, this)
+	ChallengeURL string         // the REST API's rate-limit-challenge URL for this account, for the log
 }
 
 // Recorder counts failures for /metrics.
 type Recorder interface {
 	CommandFailed(command string, err error)
 	SendFailed(err error)
+	ReplyShed(reason string)    // a reply not sent: budget, pause or quiet refusal
+	FrameIgnored(reason string) // a command from a chat outside ANSWER_IN
+	StateFailed(command string) // recording a use failed
 }
 
 type noRecorder struct{}
 
 func (noRecorder) CommandFailed(string, error) {}
 func (noRecorder) SendFailed(error)            {}
+func (noRecorder) ReplyShed(string)            {}
+func (noRecorder) FrameIgnored(string)         {}
+func (noRecorder) StateFailed(string)          {}
 
 // Bot handles frames; Handle is its pipeline.Handler.
 type Bot struct {
 	d      Deps
 	tracer trace.Tracer
 	recent *recentSet
+	quiet  *quiet
+	state  stateHealth
+	// elsewhereLog logs commands from outside ANSWER_IN once a minute.
+	elsewhereLog outbound.LogEvery
 }
 
 // New returns a Bot.
@@ -65,7 +82,10 @@ func New(d Deps) *Bot {
 	if d.Recorder == nil {
 		d.Recorder = noRecorder{}
 	}
-	return &Bot{d: d, tracer: d.Tracer.Tracer(telemetry.TracerName), recent: newRecentSet(4096)}
+	if d.Gate == nil {
+		d.Gate = outbound.New(outbound.Config{PauseMin: time.Minute, PauseMax: time.Hour})
+	}
+	return &Bot{d: d, tracer: d.Tracer.Tracer(telemetry.TracerName), recent: newRecentSet(4096), quiet: newQuiet()}
 }
 
 // Cooldown is command c's cooldown in chat: configured, or zero while an

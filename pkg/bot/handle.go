@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/trace"
@@ -21,6 +22,7 @@ type work struct {
 	name    string // the command's name for spans and logs ("unknown" for a hint)
 	outcome string
 	reply   *commands.Reply // a fixed reply (hint, cooldown); nil: run the command
+	silent  bool            // no reply at all: outcome says why
 }
 
 // Handle runs one frame: dispatch, then the handler. It is the pipeline's Handler.
@@ -37,7 +39,11 @@ func (b *Bot) Handle(ctx context.Context, f *pipeline.Frame, slot *pipeline.Slot
 		root.SetAttributes(telemetry.AttrOutcome.String(telemetry.OutcomeIgnored))
 		return
 	}
-	outcome := b.handle(ctx, w)
+	if w.silent { // kept quiet, or from outside ANSWER_IN: no reply, but not "ignored"
+		root.SetAttributes(telemetry.AttrOutcome.String(w.outcome))
+		return
+	}
+	outcome := b.handle(ctx, w, slot)
 	root.SetAttributes(telemetry.AttrOutcome.String(outcome))
 }
 
@@ -67,6 +73,10 @@ func (b *Bot) dispatch(ctx context.Context, f *pipeline.Frame, slot *pipeline.Sl
 	if !ok {
 		return nil, nil
 	}
+	if b.d.Audience != nil && !b.d.Audience.Allows(in) {
+		b.elsewhere(ctx, in)
+		return &work{outcome: OutcomeElsewhere, silent: true}, nil
+	}
 	if !b.recent.add(in.SenderKey(), in.Timestamp) {
 		b.d.Log.InfoContext(ctx, "duplicate frame skipped")
 		return nil, nil
@@ -90,24 +100,61 @@ func (b *Bot) dispatch(ctx context.Context, f *pipeline.Frame, slot *pipeline.Sl
 	cmd, found := b.d.Registry.Resolve(name)
 	switch {
 	case !found:
+		// One hint per sender per window, whatever the unknown name: 300 × !x, or !a !b
+		// !c…, get one.
 		w.name, w.outcome = "unknown", telemetry.OutcomeUnknown
 		w.reply = &commands.Reply{Text: commands.TextUnknown(name)}
-		return w, nil
+		return b.refusal(ctx, w, "", 0), nil
 	case !cmd.Scope.Allows(chat):
-		w.name, w.outcome = cmd.Name, "not_here"
+		w.name, w.outcome = cmd.Name, OutcomeNotHere
 		w.reply = &commands.Reply{Text: commands.TextNotHere(cmd.Name)}
-		return w, nil
+		return b.refusal(ctx, w, cmd.Name, cmd.Cooldown), nil
 	}
 	w.name, w.req.Command = cmd.Name, cmd
-	use, err := b.d.Store.Use(w.req.Sender, chat.Key(), cmd.Name, w.req.Now, b.Cooldown(chat, cmd))
+	cooldown := b.Cooldown(chat, cmd)
+	use, err := b.d.Store.Use(w.req.Sender, chat.Key(), cmd.Name, w.req.Now, cooldown)
+	b.state.note(err, w.req.Now)
 	if err != nil {
-		return nil, err
+		// Not silence: the user hears that something went wrong, /healthz says degraded.
+		b.d.Recorder.StateFailed(cmd.Name)
+		b.d.Log.ErrorContext(ctx, "recording a use failed", "command", cmd.Name, "err", telemetry.RedactErr(err))
+		markFailed(span, err)
+		w.outcome = telemetry.OutcomeError
+		w.reply = &commands.Reply{Text: commands.TextInternal}
+		return w, nil
 	}
 	if !use.Allowed {
 		w.outcome = telemetry.OutcomeCooldown
 		w.reply = &commands.Reply{Text: commands.TextCooldown(cmd.Name, use.Remaining)}
+		return b.refusal(ctx, w, cmd.Name, cooldown), nil
 	}
 	return w, nil
+}
+
+// refusal lets a refusal (hint, "not here", "wait") through once per sender, command and
+// window, the longer of the cooldown and QuietWindow; within the window it is kept quiet
+// and counted, and the frame gets no reply.
+func (b *Bot) refusal(ctx context.Context, w *work, command string, cooldown time.Duration) *work {
+	window := max(cooldown, b.d.QuietWindow)
+	if b.quiet.allow(w.req.Sender, command, w.outcome, w.req.Now, window) {
+		return w
+	}
+	b.d.Recorder.ReplyShed(ShedQuiet)
+	trace.SpanFromContext(ctx).SetAttributes(telemetry.AttrOutcome.String(OutcomeQuiet))
+	return &work{outcome: OutcomeQuiet, silent: true}
+}
+
+// elsewhere counts a command from a chat outside ANSWER_IN and logs it, without the
+// sender, at most once a minute.
+func (b *Bot) elsewhere(ctx context.Context, in signalapi.Incoming) {
+	b.d.Recorder.FrameIgnored("answer_in")
+	if ok, held := b.elsewhereLog.Allow(time.Now(), time.Minute); ok {
+		chat := telemetry.ChatDirect
+		if in.GroupID != "" {
+			chat = telemetry.ChatGroup
+		}
+		b.d.Log.InfoContext(ctx, "command from a chat outside ANSWER_IN ignored", "chat", chat, "more_since_last_line", held)
+	}
 }
 
 // lockSender waits for the sender's earlier frames to finish. While it
@@ -120,7 +167,7 @@ func (b *Bot) lockSender(ctx context.Context, f *pipeline.Frame, slot *pipeline.
 
 // handle runs the command (or the fixed reply) and sends the answer, inside
 // the handler span. It returns the frame's outcome.
-func (b *Bot) handle(ctx context.Context, w *work) string {
+func (b *Bot) handle(ctx context.Context, w *work, slot *pipeline.Slot) string {
 	ctx, span := b.tracer.Start(ctx, telemetry.SpanHandler, trace.WithAttributes(telemetry.AttrCommand.String(w.name)))
 	defer span.End()
 	outcome := telemetry.OutcomeServed
@@ -147,16 +194,21 @@ func (b *Bot) handle(ctx context.Context, w *work) string {
 	for _, p := range reply.Pictures {
 		out.Attachments = append(out.Attachments, p.DataURI)
 	}
+	if reason := b.awaitSend(ctx, slot, out.Recipient, len(out.Attachments)); reason != "" {
+		b.shed(ctx, w, reason)
+		return OutcomeShed
+	}
 	if _, err := b.d.API.Send(ctx, out); err != nil {
 		markFailed(span, err)
 		b.d.Recorder.SendFailed(err)
-		level := "send failed"
 		if errors.Is(err, signalapi.ErrRateLimited) {
-			level = "send rate limited by Signal; not retried"
+			b.sendFailed(ctx, err)
+		} else {
+			b.d.Log.ErrorContext(ctx, "send failed", "command", w.name, "err", telemetry.RedactErr(err))
 		}
-		b.d.Log.ErrorContext(ctx, level, "command", w.name, "err", telemetry.RedactErr(err))
 		return telemetry.OutcomeError
 	}
+	b.d.Gate.Sent()
 	for _, p := range reply.Pictures {
 		b.d.Log.InfoContext(ctx, "picture sent", "command", w.name, "mime", p.MIME, "bytes", p.Bytes, "width", p.Width, "height", p.Height)
 	}

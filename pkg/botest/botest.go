@@ -89,10 +89,36 @@ func New(t testing.TB, simCfg sim.Config, env map[string]string) *Harness {
 		"POOL_SIZE_CAT": "0", "POOL_SIZE_KOT": "0",
 		"STATE_PATH": filepath.Join(t.TempDir(), "state.db"),
 	}
+	for k, v := range LimitsOff() {
+		h.Env[k] = v
+	}
 	for k, v := range env {
 		h.Env[k] = v
 	}
 	return h
+}
+
+// LimitsOff switches off the safety limits that stand in the way of tests written
+// before them: those tests talk to the bot from made-up numbers in direct chats, send one
+// sender's commands back to back, and send more replies to one chat than a real chat
+// would. New answers everywhere (ANSWER_IN=*), without the outbound budget (SEND_BUDGET=off),
+// with no !pomoc cooldown and no cap on one sender's waiting frames. Quiet refusals and the
+// pause after a 429 stay on. The tests of the limits themselves call SafeDefaults.
+func LimitsOff() map[string]string {
+	return map[string]string{
+		"ANSWER_IN": "*", "SEND_BUDGET": "off", "SENDER_QUEUE": "1000000",
+		"COOLDOWNS": "cat=30s,kot=30s,ja=5s,pomoc=0s",
+	}
+}
+
+// SafeDefaults puts back the bot's own defaults for what LimitsOff switched off, unless
+// the test's env set them; call it before Start.
+func (h *Harness) SafeDefaults(env map[string]string) {
+	for k := range LimitsOff() {
+		if _, set := env[k]; !set {
+			delete(h.Env, k)
+		}
+	}
 }
 
 // Start starts the bot and waits until its websocket is connected.

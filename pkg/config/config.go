@@ -43,7 +43,7 @@ type Pipeline struct {
 type Commands struct {
 	Groups     map[string]string        `env:"GROUPS, separator==" help:"group aliases: alias=group.<id>,… (ids from GET /v1/groups/<number>)"`
 	TestGroups []string                 `env:"TEST_GROUPS, default=testbot" help:"aliases of the groups /_selftest may send to"`
-	Cooldowns  map[string]time.Duration `env:"COOLDOWNS, separator==, default=cat=30s,kot=30s,ja=5s,pomoc=0s" help:"per-user cooldown per command"`
+	Cooldowns  map[string]time.Duration `env:"COOLDOWNS, separator==, default=cat=30s,kot=30s,ja=5s,pomoc=10s" help:"per-user cooldown per command"`
 	Scopes     map[string]string        `env:"SCOPES, separator==" help:"where each command answers: cmd=direct|groups|<alias>|*,… (default everywhere)"`
 }
 
@@ -83,6 +83,7 @@ type Config struct {
 	Pictures  Pictures
 	Server    Server
 	State     State
+	Safety    Safety
 }
 
 // Load reads the configuration from l (envconfig.OsLookuper() in production,
@@ -97,6 +98,9 @@ func Load(ctx context.Context, l envconfig.Lookuper) (Config, error) {
 
 func (c Config) check() error {
 	if err := c.Pictures.Validate(); err != nil {
+		return err
+	}
+	if err := c.Safety.Validate(); err != nil {
 		return err
 	}
 	switch {

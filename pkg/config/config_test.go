@@ -43,6 +43,26 @@ func TestLoad(t *testing.T) {
 		{name: "not a number", env: map[string]string{"LIMIT": "many"}, wantErr: "LIMIT"},
 		{name: "bad duration", env: map[string]string{"SEND_TIMEOUT": "soon"}, wantErr: "SEND_TIMEOUT"},
 		{name: "negative cooldown", env: map[string]string{"COOLDOWNS": "kot=-1s"}, wantErr: "COOLDOWNS"},
+		{name: "safe defaults", env: nil, check: func(t *testing.T, c Config) {
+			s := c.Safety
+			chat, attach, _ := s.Budgets()
+			if !s.BudgetOn() || chat != (Rate{30, time.Minute}) || attach != (Rate{20, time.Minute}) ||
+				s.SenderQueue != 16 || len(s.AnswerIn) != 2 || c.Commands.Cooldowns["pomoc"] != 10*time.Second {
+				t.Errorf("safety defaults = %+v, pomoc cooldown %v", s, c.Commands.Cooldowns["pomoc"])
+			}
+		}},
+		{name: "budget", env: map[string]string{"SEND_BUDGET_CHAT": "10/1m", "SEND_BUDGET": "off", "ANSWER_IN": "*"},
+			check: func(t *testing.T, c Config) {
+				chat, _, _ := c.Safety.Budgets()
+				if chat != (Rate{10, time.Minute}) || c.Safety.BudgetOn() || c.Safety.AnswerIn[0] != "*" {
+					t.Errorf("got %+v", c.Safety)
+				}
+			}},
+		{name: "budget without period", env: map[string]string{"SEND_BUDGET_CHAT": "10"}, wantErr: "SEND_BUDGET_CHAT"},
+		{name: "budget of zero", env: map[string]string{"SEND_BUDGET_ATTACHMENTS": "0/1m"}, wantErr: "SEND_BUDGET_ATTACHMENTS"},
+		{name: "budget neither on nor off", env: map[string]string{"SEND_BUDGET": "maybe"}, wantErr: "SEND_BUDGET"},
+		{name: "sender queue of zero", env: map[string]string{"SENDER_QUEUE": "0"}, wantErr: "SENDER_QUEUE"},
+		{name: "pause over its max", env: map[string]string{"RATE_LIMIT_PAUSE": "2h"}, wantErr: "RATE_LIMIT_PAUSE"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

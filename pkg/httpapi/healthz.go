@@ -18,6 +18,13 @@ type Health struct {
 	TracesOpen    int    `json:"traces_open"`
 	TracesEvicted uint64 `json:"traces_evicted"`
 	Overrides     any    `json:"overrides"`
+
+	// The safety limits.
+	SendPausedUntil *time.Time `json:"send_paused_until"` // end of the pause after a 429; null while sends go
+	StateFailing    bool       `json:"state_failing"`     // the last recording of a use failed: status degraded
+	DroppedSender   int64      `json:"dropped_sender_queue"`
+	DroppedBytes    int64      `json:"dropped_queue_bytes"`
+	HeldBytes       int64      `json:"held_bytes"`
 }
 
 func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
@@ -34,8 +41,13 @@ func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
 		TracesOpen: ts.Open, TracesEvicted: ts.Evicted,
 		Overrides: s.d.Bot.Overrides().List(time.Now()),
 	}
+	h.DroppedSender, h.DroppedBytes, h.HeldBytes = ps.DroppedSender, ps.DroppedBytes, ps.HeldBytes
+	if until := s.d.Bot.Gate().PausedUntil(time.Now()); !until.IsZero() {
+		h.SendPausedUntil = &until
+	}
+	h.StateFailing, _ = s.d.Bot.StateFailing()
 	status := http.StatusOK
-	if !h.Connected {
+	if !h.Connected || h.StateFailing {
 		h.Status, status = "degraded", http.StatusServiceUnavailable
 	}
 	writeJSON(w, status, h)

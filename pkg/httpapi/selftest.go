@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"time"
 
+	"signal-bot/pkg/bot"
 	"signal-bot/pkg/commands"
 	"signal-bot/pkg/pipeline"
 	"signal-bot/pkg/signalapi"
@@ -63,7 +64,7 @@ func (s *Server) selftest(w http.ResponseWriter, r *http.Request) {
 	sc, err := s.d.Pipeline.Offer(raw, time.Now(), true)
 	if err != nil {
 		status := http.StatusServiceUnavailable
-		if !errors.Is(err, pipeline.ErrFull) && !errors.Is(err, pipeline.ErrClosed) {
+		if !errors.Is(err, pipeline.ErrFull) && !errors.Is(err, pipeline.ErrBytes) && !errors.Is(err, pipeline.ErrClosed) {
 			status = http.StatusInternalServerError
 		}
 		writeError(w, status, "frame not accepted: "+err.Error())
@@ -77,10 +78,13 @@ func (s *Server) selftest(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	switch b.Outcome {
-	case telemetry.OutcomeCooldown:
+	case telemetry.OutcomeCooldown, bot.OutcomeQuiet:
 		writeJSON(w, http.StatusTooManyRequests, map[string]any{"error": "command is cooling down in this group", "trace_id": b.TraceID})
 		return
-	case telemetry.OutcomeError, telemetry.OutcomeIgnored:
+	case bot.OutcomeShed:
+		writeJSON(w, http.StatusServiceUnavailable, map[string]any{"error": "reply shed: over the outbound budget (SEND_BUDGET_CHAT) or sends paused after a 429", "trace_id": b.TraceID})
+		return
+	case telemetry.OutcomeError, telemetry.OutcomeIgnored, telemetry.OutcomeDropped, bot.OutcomeElsewhere:
 		writeJSON(w, http.StatusBadGateway, map[string]any{"error": "frame not served: " + b.Outcome, "trace_id": b.TraceID})
 		return
 	}

@@ -3,6 +3,7 @@ package metrics
 import (
 	"context"
 	"errors"
+	"time"
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/metric"
@@ -25,9 +26,17 @@ func (m *Metrics) instruments(src Sources) error {
 	m.sendErrs, err = meter.Int64Counter("signal_bot_send_errors", metric.WithDescription("Failed POST /v2/send, by kind (rate_limited, bad_request, unavailable, timeout, other)."))
 	add(err)
 
+	m.shed, err = meter.Int64Counter("signal_bot_replies_shed", metric.WithDescription("Replies that were due and not sent, by reason: budget_chat, budget_attachments, paused (after a 429), quiet (a refusal already sent in its window), cancelled."))
+	add(err)
+	m.ignored, err = meter.Int64Counter("signal_bot_frames_ignored", metric.WithDescription("Commands ignored before any reply, by reason: answer_in (a chat outside ANSWER_IN)."))
+	add(err)
+	m.stateErrs, err = meter.Int64Counter("signal_bot_state_errors", metric.WithDescription("Failed recordings of a use in the state file, by command; the user got an apology."))
+	add(err)
+	paused, err := meter.Float64ObservableGauge("signal_bot_send_paused_seconds", metric.WithDescription("Seconds left of the pause of all sends after a 429; 0 while sends may go."))
+	add(err)
 	received, err := meter.Int64ObservableCounter("signal_bot_frames_received", metric.WithDescription("Frames read from the REST API or injected by /_selftest."))
 	add(err)
-	dropped, err := meter.Int64ObservableCounter("signal_bot_frames_dropped", metric.WithDescription("Frames dropped because the intake FIFO was full."))
+	dropped, err := meter.Int64ObservableCounter("signal_bot_frames_dropped", metric.WithDescription("Frames dropped, by reason: queue_full (the intake FIFO), sender_queue (SENDER_QUEUE frames of that sender already waiting), queue_bytes (QUEUE_BYTES of frames held)."))
 	add(err)
 	depth, err := meter.Int64ObservableGauge("signal_bot_queue_depth", metric.WithDescription("Frames waiting in the intake FIFO for a slot."))
 	add(err)
@@ -51,7 +60,20 @@ func (m *Metrics) instruments(src Sources) error {
 	_, err = meter.RegisterCallback(func(_ context.Context, o metric.Observer) error {
 		acc, drop, d, act := src.Pipeline()
 		o.ObserveInt64(received, acc+drop)
-		o.ObserveInt64(dropped, drop)
+		if src.Drops != nil {
+			for reason, n := range src.Drops() {
+				o.ObserveInt64(dropped, n, metric.WithAttributes(attribute.String("reason", reason)))
+			}
+		} else {
+			o.ObserveInt64(dropped, drop)
+		}
+		if src.PausedUntil != nil {
+			left := 0.0
+			if until := src.PausedUntil(); !until.IsZero() {
+				left = max(time.Until(until).Seconds(), 0)
+			}
+			o.ObserveFloat64(paused, left)
+		}
 		o.ObserveInt64(depth, int64(d))
 		o.ObserveInt64(busy, int64(act))
 		o.ObserveInt64(evicted, int64(src.Evicted()))
@@ -70,6 +92,6 @@ func (m *Metrics) instruments(src Sources) error {
 			}
 		}
 		return nil
-	}, received, dropped, depth, busy, evicted, connected, reconnects, hits, misses, ready)
+	}, received, dropped, depth, busy, evicted, connected, reconnects, hits, misses, ready, paused)
 	return err
 }

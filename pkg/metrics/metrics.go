@@ -9,6 +9,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
@@ -31,6 +32,11 @@ type Sources struct {
 	Connected  func() bool
 	Reconnects func() int64
 	Pool       func() map[string]PoolStats // by command; nil without a pool
+	// Drops are the dropped frames by reason (queue_full, sender_queue, queue_bytes); nil:
+	// frames_dropped has no reason label.
+	Drops func() map[string]int64
+	// PausedUntil is the end of the send pause after a 429, zero when sends may go; nil: none.
+	PausedUntil func() time.Time
 }
 
 // PoolStats are one picture pool's counters.
@@ -48,6 +54,9 @@ type Metrics struct {
 	roundTrip metric.Float64Histogram
 	cmdErrors metric.Int64Counter
 	sendErrs  metric.Int64Counter
+	shed      metric.Int64Counter
+	ignored   metric.Int64Counter
+	stateErrs metric.Int64Counter
 }
 
 // New sets up the provider, its own Prometheus registry and the instruments.
@@ -101,3 +110,18 @@ func (m *Metrics) CommandFailed(command string, err error) {
 
 // SendFailed counts a failed send by the kind of err.
 func (m *Metrics) SendFailed(err error) { m.SendError(SendKind(err)) }
+
+// ReplyShed counts a reply that was due and not sent, by reason.
+func (m *Metrics) ReplyShed(reason string) {
+	m.shed.Add(context.Background(), 1, metric.WithAttributes(attribute.String("reason", reason)))
+}
+
+// FrameIgnored counts a command from a chat outside ANSWER_IN.
+func (m *Metrics) FrameIgnored(reason string) {
+	m.ignored.Add(context.Background(), 1, metric.WithAttributes(attribute.String("reason", reason)))
+}
+
+// StateFailed counts a failed recording of a use.
+func (m *Metrics) StateFailed(command string) {
+	m.stateErrs.Add(context.Background(), 1, metric.WithAttributes(attribute.String("command", command)))
+}

@@ -78,6 +78,10 @@ func soak(ctx context.Context, o options, progress io.Writer) (Result, error) {
 		"CAT_API_URL=" + up.CatAPIURL(), "COMMONS_API_URL=" + up.CommonsAPIURL(),
 		"HTTP_ADDR=127.0.0.1:0", "STATE_PATH=" + filepath.Join(dir, "state.db"),
 		"COOLDOWNS=pomoc=0s,ja=0s,cat=30s,kot=30s",
+		// The soak measures the frame path, not the safety limits: its senders are made-up
+		// numbers in direct chats (ANSWER_IN=*), each far over a real chat's reply rate
+		// (SEND_BUDGET=off). The simulator runs without Signal's rate limits.
+		"ANSWER_IN=*", "SEND_BUDGET=off",
 		"GODEBUG=schedtrace=1000,scheddetail=1",
 	})
 	if err != nil {

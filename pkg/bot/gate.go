@@ -1,0 +1,96 @@
+package bot
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"signal-bot/pkg/outbound"
+	"signal-bot/pkg/pipeline"
+	"signal-bot/pkg/signalapi"
+	"signal-bot/pkg/telemetry"
+)
+
+// Outcomes the safety limits add to the telemetry ones.
+const (
+	OutcomeShed      = "shed"      // the reply was due but the budget or a 429 pause kept it back
+	OutcomeQuiet     = "quiet"     // a refusal already sent to this sender in its window
+	OutcomeElsewhere = "elsewhere" // a chat outside ANSWER_IN
+	OutcomeNotHere   = "not_here"  // the command does not answer in this chat
+)
+
+// ShedQuiet is the reason label of a refusal kept quiet.
+const ShedQuiet = "quiet"
+
+// shedCancelled is the reason of a reply whose frame ended while it waited to be sent.
+const shedCancelled = "cancelled"
+
+// awaitSend waits, without holding a slot, until the outbound gate lets a reply with
+// attachments go to chat. It returns "" when the reply may be sent now, else why it is
+// shed; a shed reply has taken nothing from the budget.
+func (b *Bot) awaitSend(ctx context.Context, slot *pipeline.Slot, chat string, attachments int) string {
+	t, reason := b.d.Gate.Reserve(chat, attachments, time.Now())
+	if reason != "" {
+		return reason
+	}
+	if d := time.Until(t.At); d > 0 {
+		ctx, span := b.tracer.Start(ctx, SpanSendWait)
+		err := slot.Wait(ctx, func() error {
+			timer := time.NewTimer(d)
+			defer timer.Stop()
+			select {
+			case <-timer.C:
+				return nil
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		})
+		span.End()
+		if err != nil {
+			b.d.Gate.Cancel(t)
+			return shedCancelled
+		}
+	}
+	if !b.d.Gate.PausedUntil(time.Now()).IsZero() { // a 429 came while this reply waited
+		b.d.Gate.Cancel(t)
+		return outbound.ShedPaused
+	}
+	return ""
+}
+
+// SpanSendWait is the span of a reply waiting for the outbound budget or a 429 pause.
+const SpanSendWait = "send.wait"
+
+// shed counts a reply that is not sent, and logs it once per chat per minute.
+func (b *Bot) shed(ctx context.Context, w *work, reason string) {
+	b.d.Recorder.ReplyShed(reason)
+	if logNow, since := b.d.Gate.NoteShed(w.in.ReplyTo(), time.Now()); logNow {
+		chat := telemetry.ChatDirect
+		if w.in.GroupID != "" {
+			chat = telemetry.ChatGroup
+		}
+		b.d.Log.WarnContext(ctx, "reply shed: over the outbound budget or paused after a rate limit",
+			"reason", reason, "command", w.name, "chat", chat, "alias", b.d.Groups.Alias(w.in.GroupID), "shed_in_chat_since_last_line", since)
+	}
+}
+
+// sendFailed notes a failed send; a 429 pauses every send and logs its challenge tokens once.
+func (b *Bot) sendFailed(ctx context.Context, err error) {
+	e, ok := signalapi.RateLimit(err)
+	if !ok {
+		return
+	}
+	until, fresh := b.d.Gate.RateLimited(time.Now(), e.RetryAfter, e.ChallengeTokens)
+	args := []any{"paused_until", until.UTC(), "retry_after_given", e.RetryAfter > 0}
+	if len(fresh) > 0 {
+		args = append(args, "challenge_tokens", strings.Join(fresh, ","), "clear_with", ChallengeCommand(b.d.ChallengeURL, fresh[0]))
+	}
+	b.d.Log.ErrorContext(ctx, "Signal rate-limited the bot's account: every send is paused, the refused reply is not retried", args...)
+}
+
+// ChallengeCommand is the operator's command that lifts a rate limit with token: a captcha
+// solved at https://signalcaptchas.org/challenge/generate.html goes in place of the dots.
+func ChallengeCommand(url, token string) string {
+	return `curl -X POST -H 'Content-Type: application/json' -d '{"challenge_token":"` + token +
+		`","captcha":"signalcaptcha://…"}' '` + url + `'`
+}

@@ -1,0 +1,76 @@
+package bot
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"path/filepath"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"go.opentelemetry.io/otel/trace/noop"
+
+	"signal-bot/pkg/commands"
+	"signal-bot/pkg/pipeline"
+	"signal-bot/pkg/signalapi"
+	"signal-bot/pkg/sim"
+	"signal-bot/pkg/store"
+)
+
+// stateRecorder counts failed recordings of a use.
+type stateRecorder struct {
+	noRecorder
+	failed atomic.Int64
+}
+
+func (r *stateRecorder) StateFailed(string) { r.failed.Add(1) }
+
+// A use that cannot be recorded (here: the state file is closed under the bot) is not
+// silence: the user gets the short apology, the failure is counted, and the bot reports
+// it for /healthz until a recording succeeds again.
+func TestFailedStateWriteIsNotSilence(t *testing.T) {
+	s := sim.New(sim.Config{})
+	url, err := s.Start("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	tr := &http.Transport{}
+	defer tr.CloseIdleConnections()
+	st, err := store.Open(filepath.Join(t.TempDir(), "state.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Close(); err != nil {
+		t.Fatal(err)
+	}
+	rec := &stateRecorder{}
+	b := New(Deps{
+		API:   signalapi.New(signalapi.Config{BaseURL: url, Number: s.Number()}, &http.Client{Transport: tr}),
+		Store: st, Groups: NewGroups(nil, nil), Tracer: noop.NewTracerProvider(),
+		Log: slog.New(slog.DiscardHandler), Recorder: rec,
+	})
+	var reg *commands.Registry
+	pomoc := commands.Pomoc(func() *commands.Registry { return reg }, b.Cooldown)
+	if reg, err = commands.NewRegistry(pomoc); err != nil {
+		t.Fatal(err)
+	}
+	b.SetRegistry(reg)
+	p := pipeline.New(pipeline.Config{Limit: 1, QueueDepth: 4, Key: signalapi.SenderKey}, noop.NewTracerProvider(), b.Handle)
+	go p.Run()
+	if _, err := p.Offer(signalapi.TextFrame(s.Number(), sim.DefaultSender, "", "", "", "!pomoc", 1), time.Now(), false); err != nil {
+		t.Fatal(err)
+	}
+	p.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	p.Wait(ctx)
+	sent := s.Sent()
+	if len(sent) != 1 || sent[0].Message != commands.TextInternal {
+		t.Errorf("sends = %+v; want the apology %q", sent, commands.TextInternal)
+	}
+	if failing, _ := b.StateFailing(); !failing || rec.failed.Load() != 1 {
+		t.Errorf("StateFailing = %v, counted %d; want true, 1", failing, rec.failed.Load())
+	}
+}
