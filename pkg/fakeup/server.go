@@ -46,6 +46,10 @@ type Server struct {
 	srv       *http.Server
 	base      string
 	serveDone chan struct{}
+	// set by SetCatImage and SetCatURL
+	catImage     []byte
+	catImageType string
+	catURL       string
 }
 
 // New returns a Server that is not yet listening.
@@ -69,6 +73,7 @@ func New(cfg Config) *Server {
 	}
 	s.mux.HandleFunc("GET /v1/images/search", s.catSearch)
 	s.mux.HandleFunc("GET /cat/images/{size}/{file}", s.catDownload)
+	s.mux.HandleFunc("GET /redirect", s.redirect)
 	s.mux.HandleFunc("GET /w/api.php", s.commonsAPI)
 	s.mux.HandleFunc("GET /wikipedia/commons/{h1}/{h2}/{name}", s.commonsOriginal)
 	s.mux.HandleFunc("GET /wikipedia/commons/thumb/{h1}/{h2}/{name}/{thumb}", s.commonsThumb)
