@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 )
@@ -137,6 +138,15 @@ func (s *Server) CatAPIURL() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.base
+}
+
+// Addr returns the host:port the fake listens on, or "" before Start: what
+// the bot's UPSTREAM_ALLOW must list for it to be reached.
+func (s *Server) Addr() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	host, _ := strings.CutPrefix(s.base, "http://")
+	return host
 }
 
 // CommonsAPIURL returns the api.php URL for CommonsConfig.APIURL, or "" before
