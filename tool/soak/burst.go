@@ -213,4 +213,3 @@ func (r BurstResult) print(w io.Writer, asJSON bool) error {
 	_, err := w.Write(b.Bytes())
 	return err
 }
-
