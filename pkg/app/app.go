@@ -137,7 +137,7 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 	a.bot.SetRegistry(reg)
 	a.pipe = pipeline.New(pipeline.Config{
 		Limit: cfg.Pipeline.Limit, QueueDepth: cfg.Pipeline.QueueDepth, FrameTimeout: cfg.Pipeline.FrameTimeout,
-		Key: signalapi.SenderKey,
+		Decode: a.bot.Decode,
 	}, tp, a.bot.Handle)
 	srv := httpapi.New(httpapi.Deps{
 		Pipeline: a.pipe, OwnTime: own, Connected: a.connected, Bot: a.bot, Groups: groups, Registry: reg,
