@@ -142,7 +142,7 @@ func runBurst(ctx context.Context, o options, progress io.Writer) (BurstResult, 
 		ratios[i] = rd.Ratio
 	}
 	sort.Float64s(ratios)
-	r.MedianRatio = ratios[len(ratios)/2]
+	r.MedianRatio = ratios[(len(ratios)-1)/2] // the lower middle: no mean of two
 	h, err := health(c.url)
 	if err != nil {
 		return r, err
