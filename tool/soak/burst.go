@@ -155,6 +155,9 @@ func runBurst(ctx context.Context, o options, progress io.Writer) (BurstResult, 
 	r.MaxRSSBytes, r.CPUSeconds = ps.HWM, ps.CPU
 	r.Own = statsOf(c.log.ownMS())
 	r.ExitCode, err = c.stop()
+	if r.ExitCode != 0 {
+		fmt.Fprintf(progress, "soak: the bot exited %d; its last lines:\n%s\n", r.ExitCode, c.log.tail())
+	}
 	return r, err
 }
 

@@ -144,6 +144,9 @@ func soak(ctx context.Context, o options, progress io.Writer) (Result, error) {
 		return r, err
 	}
 	r.ExitCode, err = c.stop()
+	if r.ExitCode != 0 {
+		fmt.Fprintf(progress, "soak: the bot exited %d; its last lines:\n%s\n", r.ExitCode, c.log.tail())
+	}
 	if err != nil {
 		return r, err
 	}
