@@ -80,7 +80,7 @@ func (b *Bot) dispatch(ctx context.Context, f *pipeline.Frame, slot *pipeline.Sl
 		chatKind = telemetry.ChatGroup
 	}
 	span.SetAttributes(
-		telemetry.AttrSender.String(telemetry.SenderHash(b.d.HashKey, in.SenderKey())),
+		telemetry.AttrSender.String(b.hashes.get(in.SenderKey())),
 		telemetry.AttrChat.String(chatKind),
 		telemetry.AttrArgsLen.Int(len(args)),
 	)
