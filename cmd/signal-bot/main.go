@@ -56,14 +56,15 @@ func run() (err error) {
 		return usageError{err}
 	}
 	log := slog.New(telemetry.NewLogHandler(slog.NewTextHandler(os.Stderr, nil)))
-	if cfg.Signal.APIURL == "" {
+	sandbox := cfg.Signal.APIURL == ""
+	if sandbox {
 		sb, err := startSandbox(ctx, &cfg, log, os.Stdin, os.Stdout)
 		if err != nil {
 			return err
 		}
 		defer func() { err = errors.Join(err, sb.Close()) }()
 	}
-	a, err := app.New(ctx, cfg, app.Options{Log: log, Version: version})
+	a, err := app.New(ctx, cfg, app.Options{Log: log, Version: version, Sandbox: sandbox})
 	if err != nil {
 		return err
 	}
