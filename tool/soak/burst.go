@@ -106,6 +106,7 @@ func runBurst(ctx context.Context, o options, progress io.Writer) (BurstResult, 
 		"HTTP_ADDR=127.0.0.1:0", "STATE_PATH=" + filepath.Join(dir, "state.db"),
 		fmt.Sprintf("LIMIT=%d", o.limit), fmt.Sprintf("QUEUE_DEPTH=%d", max(1000, o.burst)),
 		"COOLDOWNS=pomoc=0s,ja=0s,cat=30s,kot=30s",
+		"UPSTREAM_ALLOW=" + up.Addr(),
 	})
 	if err != nil {
 		return r, err
