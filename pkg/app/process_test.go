@@ -41,6 +41,8 @@ func TestProcess(t *testing.T) {
 	t.Run("kill -9 loses no committed use", func(t *testing.T) { testKillKeepsUses(t, bin) })
 	t.Run("kill -9 keeps a prefix of the uses", func(t *testing.T) { testKillKeepsPrefix(t, bin) })
 	t.Run("a removed variable stops the bot", func(t *testing.T) { testRenamedVariable(t, bin) })
+	t.Run("a weak secret or a number without the REST API stops the bot", func(t *testing.T) { testBadSecrets(t, bin) })
+	t.Run("the sandbox keeps its own state file", func(t *testing.T) { testSandboxState(t, bin) })
 }
 
 // buildBot builds ./cmd/signal-bot into a temporary folder.
