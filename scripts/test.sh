@@ -17,6 +17,9 @@ fi
 step "go vet"
 go vet ./...
 
+step "staticcheck (lint/staticcheck.sh: pinned in lint/go.mod, built once, cached)"
+lint/staticcheck.sh ./...
+
 step "Jaeger (otel/jaeger.sh: built once, cached)"
 otel/jaeger.sh start
 trap 'otel/jaeger.sh stop' EXIT
@@ -33,6 +36,7 @@ fuzz() { go test -run '^$' -fuzz "^$2\$" -fuzztime 200000x "$1"; }
 fuzz ./pkg/signalapi FuzzDecodeFrame
 fuzz ./pkg/commands FuzzParse
 fuzz ./pkg/httpapi FuzzSelftestBody
+fuzz ./pkg/pictures FuzzDecode
 
 if [ -f deploy/check.sh ]; then
 	step "deploy checks"

@@ -65,6 +65,7 @@ type Bot struct {
 	d      Deps
 	tracer trace.Tracer
 	recent *recentSet
+	hashes *senderHashes
 	quiet  *quiet
 	state  stateHealth
 	// elsewhereLog logs commands from outside ANSWER_IN once a minute.
@@ -85,7 +86,8 @@ func New(d Deps) *Bot {
 	if d.Gate == nil {
 		d.Gate = outbound.New(outbound.Config{PauseMin: time.Minute, PauseMax: time.Hour})
 	}
-	return &Bot{d: d, tracer: d.Tracer.Tracer(telemetry.TracerName), recent: newRecentSet(4096), quiet: newQuiet()}
+	return &Bot{d: d, tracer: d.Tracer.Tracer(telemetry.TracerName), recent: newRecentSet(4096),
+		hashes: newSenderHashes(d.HashKey, 4096), quiet: newQuiet()}
 }
 
 // Cooldown is command c's cooldown in chat: configured, or zero while an

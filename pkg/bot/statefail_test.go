@@ -38,7 +38,7 @@ func TestFailedStateWriteIsNotSilence(t *testing.T) {
 	defer s.Close()
 	tr := &http.Transport{}
 	defer tr.CloseIdleConnections()
-	st, err := store.Open(filepath.Join(t.TempDir(), "state.db"))
+	st, err := store.Open(filepath.Join(t.TempDir(), "state.db"), store.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +57,7 @@ func TestFailedStateWriteIsNotSilence(t *testing.T) {
 		t.Fatal(err)
 	}
 	b.SetRegistry(reg)
-	p := pipeline.New(pipeline.Config{Limit: 1, QueueDepth: 4, Key: signalapi.SenderKey}, noop.NewTracerProvider(), b.Handle)
+	p := pipeline.New(pipeline.Config{Limit: 1, QueueDepth: 4, Decode: b.Decode}, noop.NewTracerProvider(), b.Handle)
 	go p.Run()
 	if _, err := p.Offer(signalapi.TextFrame(s.Number(), sim.DefaultSender, "", "", "", "!pomoc", 1), time.Now(), false); err != nil {
 		t.Fatal(err)

@@ -3,6 +3,8 @@ package httpapi
 import (
 	"net/http"
 	"time"
+
+	"signal-bot/pkg/store"
 )
 
 // Health is GET /healthz.
@@ -18,6 +20,8 @@ type Health struct {
 	TracesOpen    int    `json:"traces_open"`
 	TracesEvicted uint64 `json:"traces_evicted"`
 	Overrides     any    `json:"overrides"`
+	// State is the state file's writer: uses not yet on disk, commits, failures.
+	State *store.WriterStats `json:"state,omitempty"`
 
 	// The safety limits.
 	SendPausedUntil *time.Time `json:"send_paused_until"` // end of the pause after a 429; null while sends go
@@ -39,7 +43,11 @@ func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
 		QueueDepth: ps.Depth, QueueCapacity: ps.Capacity, Active: ps.Active, Limit: ps.Limit,
 		Accepted: ps.Accepted, Dropped: ps.Dropped,
 		TracesOpen: ts.Open, TracesEvicted: ts.Evicted,
-		Overrides: s.d.Bot.Overrides().List(time.Now()),
+		Overrides: s.overrides(time.Now()),
+	}
+	if s.d.State != nil {
+		st := s.d.State()
+		h.State = &st
 	}
 	h.DroppedSender, h.DroppedBytes, h.HeldBytes = ps.DroppedSender, ps.DroppedBytes, ps.HeldBytes
 	if until := s.d.Bot.Gate().PausedUntil(time.Now()); !until.IsZero() {
@@ -51,4 +59,25 @@ func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
 		h.Status, status = "degraded", http.StatusServiceUnavailable
 	}
 	writeJSON(w, status, h)
+}
+
+// healthOverride is an active cooldown override as /healthz shows it: by
+// the group's alias, never its signal-cli id, which is a secret of the group.
+type healthOverride struct {
+	Group   string    `json:"group"`
+	Command string    `json:"command"`
+	Until   time.Time `json:"until"`
+}
+
+// overrides lists the active overrides by alias.
+func (s *Server) overrides(now time.Time) []healthOverride {
+	out := []healthOverride{}
+	for _, o := range s.d.Bot.Overrides().List(now) {
+		alias := s.d.Groups.Alias(o.Chat)
+		if alias == "" {
+			alias = "(unnamed group)"
+		}
+		out = append(out, healthOverride{Group: alias, Command: o.Command, Until: o.Until})
+	}
+	return out
 }

@@ -10,7 +10,7 @@ import (
 func TestSenderQueueDropsAtTheDoor(t *testing.T) {
 	release := make(chan struct{})
 	done := make(chan string, 16)
-	p := start(t, Config{Limit: 1, QueueDepth: 100, SenderQueue: 2, Key: func(raw []byte) string { return string(raw[:1]) }},
+	p := start(t, Config{Limit: 1, QueueDepth: 100, SenderQueue: 2, Decode: func(raw []byte) (string, any) { return string(raw[:1]), nil }},
 		func(ctx context.Context, f *Frame, s *Slot) {
 			if err := s.Turn(ctx, f); err != nil {
 				t.Error(err)

@@ -29,7 +29,8 @@ type Frame struct {
 	ReadAt    time.Time
 	Synthetic bool
 	Seq       uint64     // arrival order
-	Key       string     // the sender, from Config.Key
+	Key       string     // the sender, from Config.Decode
+	Msg       any        // what Config.Decode made of Raw; nil without one
 	Root      trace.Span // the frame's root span; the pipeline ends it
 }
 
@@ -43,9 +44,11 @@ type Config struct {
 	Limit        int           // tasks at once
 	QueueDepth   int           // frames waiting for a slot
 	FrameTimeout time.Duration // a task's deadline
-	// Key names the sender of a raw frame ("" if unknown). Frames with the
-	// same key take turns (see Slot.Turn). Nil: no ordering.
-	Key func(raw []byte) string
+	// Decode reads a raw frame, once, in Offer: it returns the sender ("" if
+	// unknown), whose frames take turns (see Slot.Turn) and share SenderQueue,
+	// and the decoded message, which the task finds in Frame.Msg. Nil: no
+	// ordering.
+	Decode func(raw []byte) (key string, msg any)
 	// SenderQueue is how many frames of one key may wait for their turn behind
 	// the one that runs; more are dropped and counted, so a flood from one
 	// sender cannot grow memory. 0: no limit.
@@ -118,8 +121,10 @@ func (p *Pipeline) Offer(raw []byte, readAt time.Time, synthetic bool) (trace.Sp
 		trace.WithNewRoot(), trace.WithTimestamp(readAt), trace.WithSpanKind(trace.SpanKindConsumer),
 		trace.WithAttributes(telemetry.AttrSynthetic.Bool(synthetic)))
 	f := &Frame{Raw: raw, ReadAt: readAt, Synthetic: synthetic, Seq: p.seq.Add(1), Root: root}
-	if p.cfg.Key != nil {
-		f.Key = p.cfg.Key(raw)
+	if p.cfg.Decode != nil {
+		// Here, not in Run: the sender's count is checked at the door, so that
+		// one sender's flood cannot take the FIFO's places from everyone else.
+		f.Key, f.Msg = p.cfg.Decode(raw)
 	}
 	p.mu.RLock()
 	defer p.mu.RUnlock()
@@ -155,7 +160,7 @@ func (p *Pipeline) Offer(raw []byte, readAt time.Time, synthetic bool) (trace.Sp
 func (p *Pipeline) Run() {
 	defer close(p.stopped)
 	for f := range p.fifo {
-		if p.cfg.Key != nil {
+		if p.cfg.Decode != nil {
 			p.turns.reserve(f.Key, f.Seq) // in arrival order: the scheduler is one goroutine
 		}
 		// The frame's task starts only once a slot is free. (Taking the frame

@@ -26,7 +26,30 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "soak:", err)
 		return 2
 	}
+	if o.burst > 0 {
+		return runBurstMode(ctx, o, stdout, stderr)
+	}
 	r, err := soak(ctx, o, stderr)
+	if err != nil {
+		fmt.Fprintln(stderr, "soak:", err)
+		if ctx.Err() != nil {
+			return 130
+		}
+		return 1
+	}
+	if err := r.print(stdout, o.json); err != nil {
+		fmt.Fprintln(stderr, "soak:", err)
+		return 1
+	}
+	if !r.ok() {
+		return 1
+	}
+	return 0
+}
+
+// runBurstMode is run for --burst.
+func runBurstMode(ctx context.Context, o options, stdout, stderr io.Writer) int {
+	r, err := runBurst(ctx, o, stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, "soak:", err)
 		if ctx.Err() != nil {
@@ -74,10 +97,11 @@ func soak(ctx context.Context, o options, progress io.Writer) (Result, error) {
 
 	c, err := startBot(ctx, bin, []string{
 		"SIGNAL_API_URL=" + simURL, "SIGNAL_NUMBER=" + s.Number(),
-		"GROUPS=testbot=" + sim.RESTGroupID(sim.TestGroup().InternalID),
+		"SIGNAL_GROUPS=testbot=" + sim.RESTGroupID(sim.TestGroup().InternalID),
 		"CAT_API_URL=" + up.CatAPIURL(), "COMMONS_API_URL=" + up.CommonsAPIURL(),
 		"HTTP_ADDR=127.0.0.1:0", "STATE_PATH=" + filepath.Join(dir, "state.db"),
 		"COOLDOWNS=pomoc=0s,ja=0s,cat=30s,kot=30s",
+		"UPSTREAM_ALLOW=" + up.Addr(),
 		// The soak measures the frame path, not the safety limits: its senders are made-up
 		// numbers in direct chats (ANSWER_IN=*), each far over a real chat's reply rate
 		// (SEND_BUDGET=off). The simulator runs without Signal's rate limits.
@@ -125,6 +149,9 @@ func soak(ctx context.Context, o options, progress io.Writer) (Result, error) {
 		return r, err
 	}
 	r.ExitCode, err = c.stop()
+	if r.ExitCode != 0 {
+		fmt.Fprintf(progress, "soak: the bot exited %d; its last lines:\n%s\n", r.ExitCode, c.log.tail())
+	}
 	if err != nil {
 		return r, err
 	}
