@@ -50,10 +50,10 @@ func TestFloodOfUnknownCommandsGetsOneHint(t *testing.T) {
 	for range 300 {
 		h.Say(member, "testbot", "!x")
 	}
-	h.WaitIdle(300)
+	waitDone(t, h, 300)
 	h.Say(member, "testbot", "!pomoc")
 	h.Say(member2, "testbot", "!pomoc")
-	h.WaitIdle(302)
+	waitDone(t, h, 302)
 	sent := h.Sim.Sent()
 	hints, _ := countSends(sent, "Nie znam komendy")
 	helps, _ := countSends(sent, "!pomoc")
@@ -76,7 +76,7 @@ func TestFloodOfKotGetsOnePicture(t *testing.T) {
 	for range 300 {
 		h.Say(member, "testbot", "!kot")
 	}
-	h.WaitIdle(300)
+	waitDone(t, h, 300)
 	sent := h.Sim.Sent()
 	waits, pictures := countSends(sent, "Poczekaj")
 	if pictures != 1 || waits > 1 || len(sent) != pictures+waits {
@@ -94,7 +94,7 @@ func TestManySendersInOneGroupStayInsideSignalsLimits(t *testing.T) {
 		h.Say(fmt.Sprintf("+48700%06d", i), "testbot", "!pomoc")
 	}
 	h.Say(member, "", "!pomoc") // another chat, meanwhile: a direct chat with a member
-	h.WaitIdle(senders + 1)
+	waitDone(t, h, senders+1)
 	elapsed := time.Since(start)
 
 	var toGroup, toMember int
@@ -151,7 +151,7 @@ func TestRateLimitPausesEverySend(t *testing.T) {
 			for i := range 3 {
 				h.Say(fmt.Sprintf("+48700%06d", i), "testbot", "!pomoc")
 			}
-			h.WaitIdle(4)
+			waitDone(t, h, 4)
 			sent := h.Sim.Sent()
 			if len(sent) != 3 {
 				t.Fatalf("%d replies after the pause; want 3 (the refused one is not retried)", len(sent))
@@ -201,7 +201,7 @@ func TestAnswerIn(t *testing.T) {
 			h.SafeDefaults(env)
 			h.Start()
 			h.Say(tt.from, tt.group, "!pomoc")
-			h.WaitIdle(1)
+			waitDone(t, h, 1)
 			if got := len(h.Sim.Sent()) == 1; got != tt.wantReply {
 				t.Errorf("replied %v; want %v", got, tt.wantReply)
 			}
@@ -225,6 +225,25 @@ func waitLog(t *testing.T, h *botest.Harness, sub string) {
 		select {
 		case <-ctx.Done():
 			t.Fatalf("no log line with %q", sub)
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+}
+
+// waitDone waits (60 s at most) until the bot has taken in n frames, accepted or dropped
+// (a frame dropped by the sender queue is never accepted), and finished them all.
+func waitDone(t *testing.T, h *botest.Harness, n int) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	for {
+		m := h.Health()
+		if m["accepted"].(float64)+m["dropped"].(float64) == float64(n) && m["active"] == float64(0) && m["queue_depth"] == float64(0) {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("bot not done with %d frames: %v", n, m)
 		case <-time.After(5 * time.Millisecond):
 		}
 	}
