@@ -23,6 +23,10 @@ type Block struct {
 	RoundTripMS float64 `json:"round_trip_ms"`
 	Synthetic   bool    `json:"-"`
 	Outcome     string  `json:"outcome,omitempty"`
+	// RootSpanID and Sampled are the root frame span's id and whether it is
+	// exported: what a metric's exemplar needs to link to the trace.
+	RootSpanID trace.SpanID `json:"-"`
+	Sampled    bool         `json:"-"`
 }
 
 // frameSpans holds the spans of a trace that Compute reads.
@@ -50,8 +54,11 @@ func Compute(spans []sdktrace.ReadOnlySpan) (Block, bool) {
 	send, upstream := legsUS(spans, fs.handler)
 	own := max(queue+dispatch+handler-send-upstream, 0)
 
+	rootSC := fs.root.SpanContext()
 	b := Block{
-		TraceID:     fs.root.SpanContext().TraceID().String(),
+		TraceID:     rootSC.TraceID().String(),
+		RootSpanID:  rootSC.SpanID(),
+		Sampled:     rootSC.IsSampled(),
 		QueueMS:     msFromUS(queue),
 		DispatchMS:  msFromUS(dispatch),
 		HandlerMS:   msFromUS(handler),

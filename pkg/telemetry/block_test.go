@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/trace"
 )
 
 func TestCompute(t *testing.T) {
@@ -108,6 +109,7 @@ func TestCompute(t *testing.T) {
 			}
 			if ok {
 				tt.want.TraceID = testTraceID.String()
+				tt.want.RootSpanID = trace.SpanID{1} // the root of snapshots
 			}
 			if got != tt.want {
 				t.Errorf("Compute =\n %+v; want\n %+v", got, tt.want)
