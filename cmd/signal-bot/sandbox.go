@@ -54,6 +54,9 @@ func startSandbox(ctx context.Context, cfg *config.Config, log *slog.Logger, in 
 	}
 	cfg.Commands.Groups[tg.Alias] = sim.RESTGroupID(tg.InternalID)
 	cfg.Upstreams.CatAPIURL, cfg.Upstreams.CommonsAPIURL = up.CatAPIURL(), up.CommonsAPIURL()
+	// The fakes are plain http on loopback: allowed by their exact address,
+	// which leaves the fetch policy as strict as in production for the rest.
+	cfg.Upstreams.Allow = append(cfg.Upstreams.Allow, up.Addr())
 
 	fmt.Fprintf(out, `== signal-bot SANDBOX ==
 No SIGNAL_API_URL is set, so the bot runs against its built-in simulated

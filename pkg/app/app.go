@@ -21,6 +21,7 @@ import (
 	"signal-bot/pkg/signalapi"
 	"signal-bot/pkg/store"
 	"signal-bot/pkg/telemetry"
+	"signal-bot/pkg/upstream"
 )
 
 // Options are what configuration does not carry.
@@ -45,6 +46,7 @@ type App struct {
 	http     *http.Server
 	ln       net.Listener
 	base     *http.Transport
+	upBase   *http.Transport // base under the fetch policy, for upstream calls
 	metrics  *metrics.Metrics
 	hook     *httpapi.Webhook // RECEIVE_MODE=webhook; nil: the websocket receives
 	sandbox  bool             // the REST API is the built-in simulator
@@ -125,7 +127,15 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 		return nil, err
 	}
 	a.checkGroups(ctx, groups)
-	upstreamClient := &http.Client{Transport: telemetry.NewTransport(base, tp, telemetry.LegUpstream)}
+	policy, err := upstream.NewPolicy(cfg.Upstreams.Allow, nil)
+	if err != nil {
+		return nil, fmt.Errorf("configuration: UPSTREAM_ALLOW: %w", err)
+	}
+	a.upBase = policy.Transport(base)
+	upstreamClient := &http.Client{
+		Transport:     telemetry.NewTransport(policy.RoundTripper(a.upBase), tp, telemetry.LegUpstream),
+		CheckRedirect: policy.CheckRedirect,
+	}
 	var reg *commands.Registry
 	a.bot = bot.New(bot.Deps{
 		API: a.api, Store: a.store, Groups: groups, Tracer: tp, Log: a.log, HashKey: hashKey, Recorder: a.metrics,
@@ -219,6 +229,9 @@ func (a *App) closeAll(ctx context.Context) error {
 	}
 	if a.base != nil {
 		a.base.CloseIdleConnections()
+	}
+	if a.upBase != nil {
+		a.upBase.CloseIdleConnections()
 	}
 	if a.store != nil {
 		errs = append(errs, a.store.Close())

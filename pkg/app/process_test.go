@@ -92,8 +92,9 @@ func newWorld(t *testing.T, cfg sim.Config) *world {
 		"SIGNAL_API_URL": simURL, "SIGNAL_NUMBER": w.sim.Number(),
 		"SIGNAL_GROUPS": "testbot=" + botest.TestGroupRecipient(),
 		"CAT_API_URL":   w.up.CatAPIURL(), "COMMONS_API_URL": w.up.CommonsAPIURL(),
-		"HTTP_ADDR":  "127.0.0.1:0",
-		"STATE_PATH": filepath.Join(t.TempDir(), "state.db"),
+		"HTTP_ADDR":      "127.0.0.1:0",
+		"UPSTREAM_ALLOW": w.up.Addr(),
+		"STATE_PATH":     filepath.Join(t.TempDir(), "state.db"),
 		// Spans leave only through the flush at shutdown: the batch
 		// processor's own schedule is longer than any of these tests.
 		"OTEL_EXPORTER_OTLP_ENDPOINT": otlp.URL, "OTEL_BSP_SCHEDULE_DELAY": "600000",

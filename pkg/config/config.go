@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/sethvargo/go-envconfig"
+
+	"signal-bot/pkg/upstream"
 )
 
 // Signal is where signal-cli-rest-api is and which account the bot is.
@@ -58,6 +60,8 @@ type Upstreams struct {
 	UserAgent     string        `env:"USER_AGENT, default=signal-bot/1.0 (Signal chat bot; set USER_AGENT to your contact)" help:"User-Agent for upstream calls (Wikimedia asks for a contact)"`
 	Timeout       time.Duration `env:"UPSTREAM_TIMEOUT, default=15s" help:"timeout of one picture fetch"`
 	MaxImageBytes int64         `env:"MAX_IMAGE_BYTES, default=10485760" help:"largest picture downloaded"`
+	// Allow is the only way past the fetch policy (docs/faults.md, hostile input).
+	Allow []string `env:"UPSTREAM_ALLOW" help:"addresses upstream calls may reach although not public, also over plain http: IP, IP:port or CIDR, comma-separated (an internal mirror)"`
 }
 
 // Server configures the bot's own HTTP endpoints.
@@ -101,6 +105,9 @@ func Load(ctx context.Context, l envconfig.Lookuper) (Config, error) {
 func (c Config) check() error {
 	if err := c.Pictures.Validate(); err != nil {
 		return err
+	}
+	if _, err := upstream.NewPolicy(c.Upstreams.Allow, nil); err != nil {
+		return fmt.Errorf("configuration: UPSTREAM_ALLOW: %w", err)
 	}
 	switch {
 	case c.Signal.APIURL != "" && c.Signal.Number == "":
