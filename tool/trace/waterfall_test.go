@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/trace"
 
 	"signal-bot/pkg/telemetry"
 )
@@ -97,7 +98,7 @@ func TestBlock(t *testing.T) {
 		t.Fatal("block: no root frame")
 	}
 	want := telemetry.Block{Command: "pomoc", TraceID: testTrace, QueueMS: 0.05, DispatchMS: 0.94, HandlerMS: 300.5,
-		SendMS: 300, OwnMS: 1.49, RoundTripMS: 302, Outcome: "served"}
+		SendMS: 300, OwnMS: 1.49, RoundTripMS: 302, Outcome: "served", RootSpanID: trace.SpanID{0, 0, 0, 0, 0, 0, 0, 1}, Sampled: true}
 	if b != want {
 		t.Errorf("block =\n %+v; want\n %+v", b, want)
 	}
