@@ -50,6 +50,11 @@ func TestEndpoints(t *testing.T) {
 	if st := h.sim.Stats(); st.Typing != 2 || st.Reactions != 2 || st.Receipts != 1 {
 		t.Errorf("typing %d, reactions %d, receipts %d; want 2, 2, 1", st.Typing, st.Reactions, st.Receipts)
 	}
+	ty := h.sim.Typings()
+	if len(ty) != 2 || !ty[0].Started || ty[0].Recipient != "+48500000002" || ty[1].Started || ty[1].Recipient != g.ID() ||
+		ty[1].At.Before(ty[0].At) {
+		t.Errorf("Typings() = %+v; want the start to +48500000002, then the stop in the group", ty)
+	}
 }
 
 func TestGroupsList(t *testing.T) {

@@ -65,6 +65,7 @@ type Sim struct {
 	subsChanged chan struct{}
 	sent        []Sent
 	sentChanged chan struct{}
+	typings     []Typing
 	files       map[string][]byte
 	srv         *http.Server
 	serveDone   chan struct{}
