@@ -123,6 +123,8 @@ func (b *Bot) lockSender(ctx context.Context, f *pipeline.Frame, slot *pipeline.
 func (b *Bot) handle(ctx context.Context, w *work) string {
 	ctx, span := b.tracer.Start(ctx, telemetry.SpanHandler, trace.WithAttributes(telemetry.AttrCommand.String(w.name)))
 	defer span.End()
+	replied := b.showTyping(ctx, w)
+	defer replied()
 	outcome := telemetry.OutcomeServed
 	if w.outcome != "" {
 		outcome = w.outcome

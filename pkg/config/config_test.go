@@ -43,6 +43,13 @@ func TestLoad(t *testing.T) {
 		{name: "not a number", env: map[string]string{"LIMIT": "many"}, wantErr: "LIMIT"},
 		{name: "bad duration", env: map[string]string{"SEND_TIMEOUT": "soon"}, wantErr: "SEND_TIMEOUT"},
 		{name: "negative cooldown", env: map[string]string{"COOLDOWNS": "kot=-1s"}, wantErr: "COOLDOWNS"},
+		{name: "typing neither on nor off", env: map[string]string{"TYPING": "yes"}, wantErr: "TYPING"},
+		{name: "typing off", env: map[string]string{"TYPING": "off"},
+			check: func(t *testing.T, c Config) {
+				if c.Signal.TypingOn() {
+					t.Error("TYPING=off: TypingOn() = true")
+				}
+			}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

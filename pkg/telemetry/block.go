@@ -39,7 +39,8 @@ type frameSpans struct {
 // SpanFrame. Durations are those of the first queue, dispatch and handler
 // span; send and upstream are unions of the leg spans clipped to the handler
 // (upstream minus what send already covers); own time is never negative; the
-// round trip runs from the root's start to the last end of any span.
+// round trip runs from the root's start to the last end of any span but a
+// typing indicator's (LegTyping spans count nowhere).
 func Compute(spans []sdktrace.ReadOnlySpan) (Block, bool) {
 	var fs frameSpans
 	for _, s := range spans {
@@ -135,11 +136,12 @@ func legsUS(spans []sdktrace.ReadOnlySpan, handler sdktrace.ReadOnlySpan) (send,
 	return roundUS(sendNS), roundUS(allNS) - roundUS(sendNS)
 }
 
-// roundTripUS returns the microseconds from the root's start to the last end of any span.
+// roundTripUS returns the microseconds from the root's start to the last end
+// of any span but a typing indicator's, which the reply never waits for.
 func roundTripUS(spans []sdktrace.ReadOnlySpan, root sdktrace.ReadOnlySpan) int64 {
 	last := root.EndTime()
 	for _, s := range spans {
-		if e := s.EndTime(); e.After(last) {
+		if e := s.EndTime(); e.After(last) && stringAttr(s, AttrLeg) != LegTyping {
 			last = e
 		}
 	}
