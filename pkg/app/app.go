@@ -163,10 +163,13 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 	if err != nil {
 		return nil, err
 	}
-	if a.ln, err = net.Listen("tcp", cfg.Server.Addr); err != nil {
+	ln, err := net.Listen("tcp", cfg.Server.Addr)
+	if err != nil {
 		return nil, fmt.Errorf("listen on HTTP_ADDR: %w", err)
 	}
-	a.http = &http.Server{Handler: handler, ReadHeaderTimeout: 5 * time.Second}
+	a.http, a.ln = httpapi.NewServer(httpapi.Guard(cfg.Server.Addr, cfg.HTTPLimits.AllowedHosts, handler), ln, httpapi.ServerLimits{
+		MaxConns: cfg.HTTPLimits.MaxConns, Idle: cfg.HTTPLimits.IdleTimeout, Handler: cfg.Server.SelftestTimeout,
+	})
 	return a, nil
 }
 

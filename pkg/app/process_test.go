@@ -40,6 +40,8 @@ func TestProcess(t *testing.T) {
 	t.Run("SIGTERM past SHUTDOWN_TIMEOUT counts the cut", func(t *testing.T) { testSigtermCuts(t, bin) })
 	t.Run("kill -9 loses no committed use", func(t *testing.T) { testKillKeepsUses(t, bin) })
 	t.Run("a removed variable stops the bot", func(t *testing.T) { testRenamedVariable(t, bin) })
+	t.Run("a weak secret or a number without the REST API stops the bot", func(t *testing.T) { testBadSecrets(t, bin) })
+	t.Run("the sandbox keeps its own state file", func(t *testing.T) { testSandboxState(t, bin) })
 }
 
 // buildBot builds ./cmd/signal-bot into a temporary folder.

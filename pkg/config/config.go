@@ -50,6 +50,7 @@ type Commands struct {
 	Groups     map[string]string        `env:"SIGNAL_GROUPS, separator==" help:"group aliases: alias=group.<id>,… (ids from GET /v1/groups/<number>)"`
 	TestGroups []string                 `env:"TEST_GROUPS, default=testbot" help:"aliases of the groups /_selftest may send to"`
 	Cooldowns  map[string]time.Duration `env:"COOLDOWNS, separator==, default=cat=30s,kot=30s,ja=5s,pomoc=0s" help:"per-user cooldown per command"`
+	JaShowName bool                     `env:"JA_SHOW_NAME, default=false" help:"!ja shows the sender's name as signal-cli reports it (for a linked account: the operator's address-book label) instead of \"Ty\""`
 	Scopes     map[string]string        `env:"SCOPES, separator==" help:"where each command answers: cmd=direct|groups|<alias>|*,… (default everywhere)"`
 }
 
@@ -91,6 +92,9 @@ type Config struct {
 	Pictures  Pictures
 	Server    Server
 	State     State
+
+	// HTTPLimits hardens the listener of Server's endpoints.
+	HTTPLimits HTTPLimits
 }
 
 // Load reads the configuration from l (envconfig.OsLookuper() in production,
@@ -113,9 +117,14 @@ func (c Config) check() error {
 	if _, err := upstream.NewPolicy(c.Upstreams.Allow, nil); err != nil {
 		return fmt.Errorf("configuration: UPSTREAM_ALLOW: %w", err)
 	}
+	if err := c.checkHTTP(); err != nil {
+		return err
+	}
 	switch {
 	case c.Signal.APIURL != "" && c.Signal.Number == "":
 		return fmt.Errorf("configuration: SIGNAL_NUMBER is required with SIGNAL_API_URL")
+	case c.Signal.APIURL == "" && c.Signal.Number != "":
+		return fmt.Errorf("configuration: SIGNAL_API_URL is required with SIGNAL_NUMBER (unset both to run the sandbox)")
 	case c.Pipeline.Limit < 1:
 		return fmt.Errorf("configuration: LIMIT must be at least 1, got %d", c.Pipeline.Limit)
 	case c.Pipeline.QueueDepth < 1:
