@@ -56,6 +56,7 @@ type Bot struct {
 	d      Deps
 	tracer trace.Tracer
 	recent *recentSet
+	hashes *senderHashes
 	typing sync.WaitGroup // typing indicators still being shown or cleared
 }
 
@@ -70,7 +71,7 @@ func New(d Deps) *Bot {
 	if d.Recorder == nil {
 		d.Recorder = noRecorder{}
 	}
-	return &Bot{d: d, tracer: d.Tracer.Tracer(telemetry.TracerName), recent: newRecentSet(4096)}
+	return &Bot{d: d, tracer: d.Tracer.Tracer(telemetry.TracerName), recent: newRecentSet(4096), hashes: newSenderHashes(d.HashKey, 4096)}
 }
 
 // Cooldown is command c's cooldown in chat: configured, or zero while an
