@@ -53,7 +53,7 @@ func sameSecret(a, b string) bool {
 // default (those without profiles): every RECEIVE_WEBHOOK_URL names either
 // the bot's service (the built one) with its HTTP_ADDR port, its WEBHOOK_PATH
 // (defaultPath when unset) and the variable of its WEBHOOK_TOKEN, on a
-// network they share, and the bot then receives by webhook; or a host that
+// network they share, by a host name its HTTP_ALLOWED_HOSTS lets through, and the bot then receives by webhook; or a host that
 // extra_hosts maps to the Docker host (the bot under systemd), with
 // defaultPath and a token from ${WEBHOOK_TOKEN}. A bot in webhook mode that no
 // service posts to is a problem too.
@@ -98,6 +98,24 @@ func checkWebhook(m model, defaultPath string, add func(string, ...any)) {
 	}
 }
 
+// hostAllowed tells whether the bot's Host guard lets host through: a
+// loopback name, HTTP_ADDR's host, or one of HTTP_ALLOWED_HOSTS.
+func hostAllowed(host string, env environment) bool {
+	host = strings.ToLower(host)
+	if host == "localhost" || host == "127.0.0.1" || host == "::1" {
+		return true
+	}
+	if h, _, err := net.SplitHostPort(env.get("HTTP_ADDR")); err == nil && strings.ToLower(h) == host {
+		return true
+	}
+	for _, h := range strings.Split(env.get("HTTP_ALLOWED_HOSTS"), ",") {
+		if strings.ToLower(strings.TrimSpace(h)) == host {
+			return true
+		}
+	}
+	return false
+}
+
 // checkBotEnd checks a webhook from service from that posts to the bot's
 // service botName.
 func checkBotEnd(from, botName string, t webhookTarget, poster, bot service, defaultPath string, add func(string, ...any)) {
@@ -115,6 +133,9 @@ func checkBotEnd(from, botName string, t webhookTarget, poster, bot service, def
 	}
 	if t.path != path {
 		add("%s: RECEIVE_WEBHOOK_URL path %s is not %s's WEBHOOK_PATH %s", from, t.path, botName, path)
+	}
+	if !hostAllowed(t.host, env) {
+		add("%s: RECEIVE_WEBHOOK_URL's host %q is not in %s's HTTP_ALLOWED_HOSTS (%q): the bot answers 421", from, t.host, botName, env.get("HTTP_ALLOWED_HOSTS"))
 	}
 	if !sameSecret(t.token, env.get("WEBHOOK_TOKEN")) {
 		add("%s: RECEIVE_WEBHOOK_URL's token %q is not %s's WEBHOOK_TOKEN (%q)", from, t.token, botName, env.get("WEBHOOK_TOKEN"))

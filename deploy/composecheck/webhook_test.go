@@ -12,7 +12,7 @@ const wired = `{"services":{
  "api":{"image":"bbernhard/signal-cli-rest-api:0.100","restart":"unless-stopped","networks":{"signal":null},
   "environment":{"MODE":"json-rpc","RECEIVE_WEBHOOK_URL":"http://bot:9923/_webhook?token=${WEBHOOK_TOKEN:?set it in .env}"}},
  "bot":{"build":{"context":"."},"restart":"unless-stopped","networks":{"signal":null,"telemetry":null},
-  "environment":{"RECEIVE_MODE":"webhook","HTTP_ADDR":"0.0.0.0:9923","WEBHOOK_TOKEN":"${WEBHOOK_TOKEN:?set it in .env}"}}}}`
+  "environment":{"RECEIVE_MODE":"webhook","HTTP_ADDR":"0.0.0.0:9923","HTTP_ALLOWED_HOSTS":"bot","WEBHOOK_TOKEN":"${WEBHOOK_TOKEN:?set it in .env}"}}}}`
 
 // onHost is the systemd layout with deploy/compose.host-webhook.yaml: the
 // bot's service is in a profile, the REST API posts to the Docker host. The
@@ -42,6 +42,12 @@ func TestCheckWebhook(t *testing.T) {
 		{"another path", wired, func(m *model) {
 			setEnv(m, "bot", "WEBHOOK_PATH", "/hook")
 		}, []string{"api: RECEIVE_WEBHOOK_URL path /_webhook is not bot's WEBHOOK_PATH /hook"}},
+		{"host not allowed", wired, func(m *model) {
+			delete(m.Services["bot"].Environment, "HTTP_ALLOWED_HOSTS")
+		}, []string{`api: RECEIVE_WEBHOOK_URL's host "bot" is not in bot's HTTP_ALLOWED_HOSTS`}},
+		{"host among others", wired, func(m *model) {
+			setEnv(m, "bot", "HTTP_ALLOWED_HOSTS", "example.org, BOT")
+		}, nil},
 		{"another token variable", wired, func(m *model) {
 			setEnv(m, "bot", "WEBHOOK_TOKEN", "${SELFTEST_TOKEN}")
 		}, []string{"api: RECEIVE_WEBHOOK_URL's token"}},
