@@ -22,6 +22,7 @@ targets=(
 	"./pkg/signalapi FuzzDecodeFrame"
 	"./pkg/commands FuzzParse"
 	"./pkg/httpapi FuzzSelftestBody"
+	"./pkg/signalid FuzzInternalGroupID"
 )
 cache=$(go env GOCACHE)/fuzz/$(go list -m)
 log=$(mktemp)

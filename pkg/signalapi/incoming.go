@@ -3,6 +3,8 @@ package signalapi
 import (
 	"encoding/json"
 	"strings"
+
+	"signal-bot/pkg/signalid"
 )
 
 // Incoming is a text message from a user, the only kind of frame the bot answers.
@@ -21,7 +23,7 @@ type Incoming struct {
 func (in Incoming) ReplyTo() string {
 	switch {
 	case in.GroupID != "":
-		return RESTGroupID(in.GroupID)
+		return signalid.RESTGroupID(in.GroupID)
 	case in.SenderNumber != "":
 		return in.SenderNumber
 	default:
