@@ -21,12 +21,16 @@ import (
 	"signal-bot/pkg/signalapi"
 	"signal-bot/pkg/store"
 	"signal-bot/pkg/telemetry"
+	"signal-bot/pkg/upstream"
 )
 
 // Options are what configuration does not carry.
 type Options struct {
 	Log     *slog.Logger
 	Version string
+	// Sandbox is set when the REST API is the built-in simulator: the
+	// websocket's burst warning is then no advice one could follow.
+	Sandbox bool
 }
 
 // App is one running bot.
@@ -42,8 +46,10 @@ type App struct {
 	http     *http.Server
 	ln       net.Listener
 	base     *http.Transport
+	upBase   *http.Transport // base under the fetch policy, for upstream calls
 	metrics  *metrics.Metrics
 	hook     *httpapi.Webhook // RECEIVE_MODE=webhook; nil: the websocket receives
+	sandbox  bool             // the REST API is the built-in simulator
 	pictures map[string]commands.PictureSource
 	// stopPictures stops the picture pools' refills; before the tracer
 	// provider shuts down, since refill spans end on the way.
@@ -65,7 +71,7 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 			return nil, err
 		}
 	}
-	a := &App{cfg: cfg, log: o.Log}
+	a := &App{cfg: cfg, log: o.Log, sandbox: o.Sandbox}
 	defer func() { // a, not the named result: that is nil on the error path
 		if err != nil {
 			a.closeAll(context.Background())
@@ -121,7 +127,15 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 		return nil, err
 	}
 	a.checkGroups(ctx, groups)
-	upstreamClient := &http.Client{Transport: telemetry.NewTransport(base, tp, telemetry.LegUpstream)}
+	policy, err := upstream.NewPolicy(cfg.Upstreams.Allow, nil)
+	if err != nil {
+		return nil, fmt.Errorf("configuration: UPSTREAM_ALLOW: %w", err)
+	}
+	a.upBase = policy.Transport(base)
+	upstreamClient := &http.Client{
+		Transport:     telemetry.NewTransport(policy.RoundTripper(a.upBase), tp, telemetry.LegUpstream),
+		CheckRedirect: policy.CheckRedirect,
+	}
 	var reg *commands.Registry
 	a.bot = bot.New(bot.Deps{
 		API: a.api, Store: a.store, Groups: groups, Tracer: tp, Log: a.log, HashKey: hashKey, Recorder: a.metrics,
@@ -148,10 +162,13 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 	if err != nil {
 		return nil, err
 	}
-	if a.ln, err = net.Listen("tcp", cfg.Server.Addr); err != nil {
+	ln, err := net.Listen("tcp", cfg.Server.Addr)
+	if err != nil {
 		return nil, fmt.Errorf("listen on HTTP_ADDR: %w", err)
 	}
-	a.http = &http.Server{Handler: handler, ReadHeaderTimeout: 5 * time.Second}
+	a.http, a.ln = httpapi.NewServer(httpapi.Guard(cfg.Server.Addr, cfg.HTTPLimits.AllowedHosts, handler), ln, httpapi.ServerLimits{
+		MaxConns: cfg.HTTPLimits.MaxConns, Idle: cfg.HTTPLimits.IdleTimeout, Handler: cfg.Server.SelftestTimeout,
+	})
 	return a, nil
 }
 
@@ -216,6 +233,9 @@ func (a *App) closeAll(ctx context.Context) error {
 	if a.base != nil {
 		a.base.CloseIdleConnections()
 	}
+	if a.upBase != nil {
+		a.upBase.CloseIdleConnections()
+	}
 	if a.store != nil {
 		errs = append(errs, a.store.Close())
 	}
@@ -245,6 +265,10 @@ func baseTransport(limit int) *http.Transport {
 // webhook endpoint beside the bot's other endpoints; the websocket is not used.
 func (a *App) receiver(srv http.Handler) (http.Handler, error) {
 	if a.cfg.Signal.ReceiveMode != config.ReceiveWebhook {
+		if !a.sandbox {
+			a.log.Warn("receiving by websocket, which loses bursts: the REST API drops every message that arrives while it writes the previous one (a backlog after a restart arrives as one burst). " +
+				"To lose none, set RECEIVE_MODE=webhook here and RECEIVE_WEBHOOK_URL on the REST API (docs/receive-modes.md)")
+		}
 		return srv, nil
 	}
 	a.hook = httpapi.NewWebhook(httpapi.WebhookConfig{Pipeline: a.pipe, Token: a.cfg.Signal.WebhookToken, Log: a.log})
@@ -258,9 +282,9 @@ func (a *App) receiver(srv http.Handler) (http.Handler, error) {
 
 // receive feeds the intake FIFO until ctx ends. In websocket mode it reads the
 // websocket. In webhook mode the HTTP server takes the frames, and this only
-// checks every webhookProbe that the REST API answers GET /v1/about (a call
-// that does not go through signal-cli), through an untraced client so the
-// probe adds no traces.
+// checks every webhookProbe that the REST API answers GET /v1/health (a call
+// that does not go through signal-cli and that the REST API does not log),
+// through an untraced client so the probe adds no traces.
 func (a *App) receive(ctx context.Context) {
 	if a.hook == nil {
 		_ = a.api.Receive(ctx, a.log, a.offer)
@@ -269,10 +293,7 @@ func (a *App) receive(ctx context.Context) {
 	probe := signalapi.New(signalapi.Config{
 		BaseURL: a.cfg.Signal.APIURL, Number: a.cfg.Signal.Number, CallTimeout: a.cfg.Signal.CallTimeout,
 	}, &http.Client{Transport: a.base})
-	a.hook.Watch(ctx, webhookProbe, func(ctx context.Context) error {
-		_, err := probe.About(ctx)
-		return err
-	})
+	a.hook.Watch(ctx, webhookProbe, probe.Health)
 }
 
 // offer queues one websocket frame; it never blocks the reader.

@@ -9,13 +9,13 @@ import (
 	"signal-bot/pkg/store"
 )
 
-// resolveGroups turns GROUPS (alias → group.… or signal-cli id) into ids.
+// resolveGroups turns SIGNAL_GROUPS (alias → group.… or signal-cli id) into ids.
 func resolveGroups(c config.Commands) (bot.Groups, error) {
 	ids := make(map[string]string, len(c.Groups))
 	for alias, ref := range c.Groups {
 		id, err := commands.GroupRef(ref, nil)
 		if err != nil {
-			return bot.Groups{}, fmt.Errorf("configuration: GROUPS: %s: %w", alias, err)
+			return bot.Groups{}, fmt.Errorf("configuration: SIGNAL_GROUPS: %s: %w", alias, err)
 		}
 		ids[alias] = id
 	}
@@ -30,7 +30,7 @@ func buildRegistryWith(cfg config.Config, groups bot.Groups, b *bot.Bot, st *sto
 	regf := func() *commands.Registry { return reg }
 	cmds := []*commands.Command{
 		commands.Pomoc(regf, b.Cooldown),
-		commands.Ja(regf, tallyReader{st}, b.Cooldown),
+		commands.Ja(regf, tallyReader{st}, b.Cooldown, cfg.Commands.JaShowName),
 		commands.PictureCommand("cat", nil, "losowy kot z The Cat API", "🐱", 0, u.Timeout, srcs["cat"]),
 		commands.PictureCommand("kot", []string{"kitku"}, "losowy kot z Wikimedia Commons", "🐈", 0, u.Timeout, srcs["kot"]),
 	}

@@ -82,9 +82,11 @@ func New(t testing.TB, simCfg sim.Config, env map[string]string) *Harness {
 	tg := sim.TestGroup()
 	h.Env = map[string]string{
 		"SIGNAL_API_URL": srv.URL, "SIGNAL_NUMBER": h.Sim.Number(),
-		"GROUPS":      "testbot=" + tg.ID(),
-		"CAT_API_URL": h.Up.CatAPIURL(), "COMMONS_API_URL": h.Up.CommonsAPIURL(),
+		"SIGNAL_GROUPS": "testbot=" + tg.ID(),
+		"CAT_API_URL":   h.Up.CatAPIURL(), "COMMONS_API_URL": h.Up.CommonsAPIURL(),
 		"HTTP_ADDR": "127.0.0.1:0",
+		// The fakes are on loopback, which the fetch policy refuses unless allowed.
+		"UPSTREAM_ALLOW": h.Up.Addr(),
 		// No picture pools unless a test asks: most tests count upstream calls.
 		"POOL_SIZE_CAT": "0", "POOL_SIZE_KOT": "0",
 		"STATE_PATH": filepath.Join(t.TempDir(), "state.db"),

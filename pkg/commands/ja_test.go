@@ -25,7 +25,8 @@ func TestJa(t *testing.T) {
 	}
 	var reg *Registry
 	cooldown := func(Chat, *Command) time.Duration { return 30 * time.Second }
-	ja := Ja(func() *Registry { return reg }, tallies, cooldown)
+	ja := Ja(func() *Registry { return reg }, tallies, cooldown, false)
+	jaNamed := Ja(func() *Registry { return reg }, tallies, cooldown, true)
 	kot := &Command{Name: "kot", Summary: "kot", Scope: Everywhere}
 	reg, err := NewRegistry(ja, kot)
 	if err != nil {
@@ -33,18 +34,21 @@ func TestJa(t *testing.T) {
 	}
 	tests := []struct {
 		name, sender, senderName string
+		cmd                      *Command
 		want                     string
 		wantErr                  bool
 	}{
-		{name: "nothing yet", sender: "carol", want: "Twoje statystyki\nJeszcze nic."},
-		{name: "counts and a running cooldown, not for !ja itself", sender: "alice", senderName: "Alice",
-			want: "Statystyki: Alice\n!kot — 3 razy, znów za 20 s\n!ja — 1 raz"},
-		{name: "a command no longer registered", sender: "bob", want: "Twoje statystyki\n!gone — 2 razy"},
-		{name: "store failure", sender: "broken", want: TextInternal, wantErr: true},
+		{name: "nothing yet", cmd: ja, sender: "carol", want: "Statystyki: Ty\nJeszcze nic."},
+		{name: "counts and a running cooldown, not for !ja itself", cmd: ja, sender: "alice", senderName: "Alice",
+			want: "Statystyki: Ty\n!kot — 3 razy, znów za 20 s\n!ja — 1 raz"},
+		{name: "name shown only when the operator opts in", cmd: jaNamed, sender: "carol", senderName: "Carol",
+			want: "Statystyki: Carol\nJeszcze nic."},
+		{name: "a command no longer registered", cmd: ja, sender: "bob", want: "Statystyki: Ty\n!gone — 2 razy"},
+		{name: "store failure", cmd: ja, sender: "broken", want: TextInternal, wantErr: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := ja.Run(context.Background(), Request{Command: ja, Sender: tt.sender, SenderName: tt.senderName, Now: now})
+			got, err := tt.cmd.Run(context.Background(), Request{Command: ja, Sender: tt.sender, SenderName: tt.senderName, Now: now})
 			if (err != nil) != tt.wantErr || got.Text != tt.want {
 				t.Errorf("!ja for %s = %q, %v; want %q, error %v", tt.sender, got.Text, err, tt.want, tt.wantErr)
 			}

@@ -32,7 +32,7 @@ func TestLoad(t *testing.T) {
 		wantErr string
 		check   func(t *testing.T, c Config)
 	}{
-		{name: "maps", env: map[string]string{"GROUPS": "rodzina=group.abc,testbot=group.def", "COOLDOWNS": "kot=1m"},
+		{name: "maps", env: map[string]string{"SIGNAL_GROUPS": "rodzina=group.abc,testbot=group.def", "COOLDOWNS": "kot=1m"},
 			check: func(t *testing.T, c Config) {
 				if c.Commands.Groups["rodzina"] != "group.abc" || c.Commands.Cooldowns["kot"] != time.Minute {
 					t.Errorf("got %+v", c.Commands)
@@ -42,6 +42,19 @@ func TestLoad(t *testing.T) {
 		{name: "bad limit", env: map[string]string{"LIMIT": "0"}, wantErr: "LIMIT"},
 		{name: "not a number", env: map[string]string{"LIMIT": "many"}, wantErr: "LIMIT"},
 		{name: "bad duration", env: map[string]string{"SEND_TIMEOUT": "soon"}, wantErr: "SEND_TIMEOUT"},
+		{name: "number without the REST API", env: map[string]string{"SIGNAL_NUMBER": "+48500000001"}, wantErr: "SIGNAL_API_URL is required"},
+		{name: "example token", env: map[string]string{"SELFTEST_TOKEN": ExampleToken}, wantErr: "SELFTEST_TOKEN is the example's"},
+		{name: "short token", env: map[string]string{"SELFTEST_TOKEN": "0123456789"}, wantErr: "SELFTEST_TOKEN must be at least 32"},
+		{name: "short webhook token", env: map[string]string{"WEBHOOK_TOKEN": "0123456789"}, wantErr: "WEBHOOK_TOKEN must be at least 32"},
+		{name: "no connections", env: map[string]string{"HTTP_MAX_CONNS": "0"}, wantErr: "HTTP_MAX_CONNS"},
+		{name: "bad allow-list", env: map[string]string{"UPSTREAM_ALLOW": "mirror.internal"}, wantErr: "UPSTREAM_ALLOW"},
+		{name: "decode budget too small", env: map[string]string{"DECODE_BUDGET_BYTES": "1000"}, wantErr: "DECODE_BUDGET_BYTES"},
+		{name: "long token", env: map[string]string{"SELFTEST_TOKEN": strings.Repeat("x", 32)},
+			check: func(t *testing.T, c Config) {
+				if len(c.Server.SelftestToken) != 32 {
+					t.Errorf("SELFTEST_TOKEN = %q", c.Server.SelftestToken)
+				}
+			}},
 		{name: "negative cooldown", env: map[string]string{"COOLDOWNS": "kot=-1s"}, wantErr: "COOLDOWNS"},
 	}
 	for _, tt := range tests {
@@ -68,5 +81,15 @@ func TestUsageListsEveryVariable(t *testing.T) {
 		if !strings.Contains(b.String(), v) {
 			t.Errorf("usage lacks %q", v)
 		}
+	}
+}
+
+func TestRenamedVariableStops(t *testing.T) {
+	_, err := Load(context.Background(), envconfig.MapLookuper(map[string]string{"GROUPS": "testbot=group.abc"}))
+	if err == nil {
+		t.Fatal("Load with GROUPS set: no error; want one naming SIGNAL_GROUPS")
+	}
+	if got := err.Error(); !strings.Contains(got, "SIGNAL_GROUPS") || strings.Contains(got, "\n") {
+		t.Errorf("Load with GROUPS set: %q; want one line naming SIGNAL_GROUPS", got)
 	}
 }
