@@ -71,7 +71,7 @@ func redactQuery(raw string) string {
 // optional "+" and at least six digits), a UUID, or a group id.
 func isIdentifier(s string) bool {
 	switch {
-	case strings.HasPrefix(s, "group."):
+	case strings.HasPrefix(s, signalid.GroupPrefix):
 		return true
 	case isPhone(s):
 		return true
