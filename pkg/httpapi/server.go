@@ -17,6 +17,7 @@ import (
 	"signal-bot/pkg/commands"
 	"signal-bot/pkg/pipeline"
 	"signal-bot/pkg/signalid"
+	"signal-bot/pkg/store"
 	"signal-bot/pkg/telemetry"
 )
 
@@ -38,6 +39,7 @@ type Deps struct {
 	Metrics   http.Handler  // nil: no /metrics
 	Rate      float64       // selftest requests per second; 0: unlimited
 	Log       *slog.Logger
+	State     func() store.WriterStats // the state file's writer; nil: not reported
 }
 
 // Server is the handler of the bot's endpoints.
