@@ -27,6 +27,9 @@ import (
 type Options struct {
 	Log     *slog.Logger
 	Version string
+	// Listener is the HTTP socket systemd passed (package activation); nil:
+	// the bot listens on HTTP_ADDR. The App closes it.
+	Listener net.Listener
 }
 
 // App is one running bot.
@@ -48,6 +51,10 @@ type App struct {
 	// stopPictures stops the picture pools' refills; before the tracer
 	// provider shuts down, since refill spans end on the way.
 	stopPictures func(context.Context) error
+
+	// inherited: ln is a socket that outlives the process (socket activation).
+	inherited bool
+	groups    bot.Groups // to check once serving, when inherited
 }
 
 // webhookProbe is how often webhook mode checks that the REST API answers.
@@ -57,15 +64,18 @@ const webhookProbe = 5 * time.Second
 // checks the REST API's mode and resolves the configured groups. Nothing
 // runs until Run.
 func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) {
-	if err := httpapi.CheckAddr(cfg.Server.Addr, cfg.Server.SelftestToken); err != nil {
+	addr := cfg.Server.Addr
+	if o.Listener != nil {
+		addr = o.Listener.Addr().String()
+	}
+	if err := checkAddr(cfg, addr); err != nil {
+		if o.Listener != nil {
+			o.Listener.Close()
+			err = fmt.Errorf("the socket systemd passed: %w", err)
+		}
 		return nil, err
 	}
-	if cfg.Signal.ReceiveMode == config.ReceiveWebhook {
-		if err := httpapi.CheckWebhook(cfg.Server.Addr, cfg.Signal.WebhookToken); err != nil {
-			return nil, err
-		}
-	}
-	a := &App{cfg: cfg, log: o.Log}
+	a := &App{cfg: cfg, log: o.Log, ln: o.Listener, inherited: o.Listener != nil}
 	defer func() { // a, not the named result: that is nil on the error path
 		if err != nil {
 			a.closeAll(context.Background())
@@ -120,7 +130,14 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 	if err != nil {
 		return nil, err
 	}
-	a.checkGroups(ctx, groups)
+	if a.inherited {
+		// Run checks them once it serves: a webhook POST queued on the socket
+		// holds the REST API's read loop, which carries the answer to this
+		// call, until this process accepts it.
+		a.groups = groups
+	} else {
+		a.checkGroups(ctx, groups)
+	}
 	upstreamClient := &http.Client{Transport: telemetry.NewTransport(base, tp, telemetry.LegUpstream)}
 	var reg *commands.Registry
 	a.bot = bot.New(bot.Deps{
@@ -148,11 +165,31 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 	if err != nil {
 		return nil, err
 	}
-	if a.ln, err = net.Listen("tcp", cfg.Server.Addr); err != nil {
+	if a.inherited {
+		a.log.Info("HTTP socket from systemd socket activation; HTTP_ADDR not used", "addr", addr)
+	} else if a.ln, err = net.Listen("tcp", cfg.Server.Addr); err != nil {
 		return nil, fmt.Errorf("listen on HTTP_ADDR: %w", err)
 	}
 	a.http = &http.Server{Handler: handler, ReadHeaderTimeout: 5 * time.Second}
+	if a.inherited {
+		// One request per connection: a new connection always lands in the
+		// socket's queue, which outlives this process, while a kept-alive one
+		// dies with it and can take a POST written to it along.
+		a.http.SetKeepAlivesEnabled(false)
+	}
 	return a, nil
+}
+
+// checkAddr refuses an address the bot may not listen on without a token:
+// HTTP_ADDR, or the address of the socket systemd passed.
+func checkAddr(cfg config.Config, addr string) error {
+	if err := httpapi.CheckAddr(addr, cfg.Server.SelftestToken); err != nil {
+		return err
+	}
+	if cfg.Signal.ReceiveMode == config.ReceiveWebhook {
+		return httpapi.CheckWebhook(addr, cfg.Signal.WebhookToken)
+	}
+	return nil
 }
 
 // HTTPAddr is the address the bot's endpoints listen on.
@@ -168,6 +205,13 @@ func (a *App) Run(ctx context.Context) error {
 	go func() { defer close(done); a.pipe.Run() }()
 	httpErr := make(chan error, 1)
 	go func() { httpErr <- a.http.Serve(a.ln) }()
+	checked := make(chan struct{})
+	go func() {
+		defer close(checked)
+		if a.inherited {
+			a.checkGroups(ctx, a.groups)
+		}
+	}()
 	recvDone := make(chan struct{})
 	go func() {
 		defer close(recvDone)
@@ -189,6 +233,7 @@ func (a *App) Run(ctx context.Context) error {
 		a.log.Warn("frames cut off at shutdown", "count", cut)
 	}
 	<-done
+	<-checked
 	// Flushing the spans and closing get a budget of their own: SHUTDOWN_TIMEOUT
 	// may be spent by now, and the spans of the frames it cut must still leave.
 	cctx, ccancel := context.WithTimeout(context.Background(), closeTimeout)

@@ -39,6 +39,7 @@ func TestProcess(t *testing.T) {
 	t.Run("SIGTERM finishes the queue", func(t *testing.T) { testSigtermDrains(t, bin) })
 	t.Run("SIGTERM past SHUTDOWN_TIMEOUT counts the cut", func(t *testing.T) { testSigtermCuts(t, bin) })
 	t.Run("kill -9 loses no committed use", func(t *testing.T) { testKillKeepsUses(t, bin) })
+	t.Run("socket activation keeps the POSTs of the downtime", func(t *testing.T) { testActivationKeepsPosts(t, bin) })
 }
 
 // buildBot builds ./cmd/signal-bot into a temporary folder.
@@ -135,7 +136,13 @@ var httpLine = regexp.MustCompile(`msg="signal-bot running".* http=(http://\S+)`
 // process still running when the test ends is killed.
 func startBot(t *testing.T, bin string, env map[string]string) *proc {
 	t.Helper()
-	p := &proc{cmd: exec.Command(bin), stderr: &botest.SyncBuffer{}, exited: make(chan struct{})}
+	return startCmd(t, exec.Command(bin), env)
+}
+
+// startCmd is startBot for a command that runs the bot some other way.
+func startCmd(t *testing.T, cmd *exec.Cmd, env map[string]string) *proc {
+	t.Helper()
+	p := &proc{cmd: cmd, stderr: &botest.SyncBuffer{}, exited: make(chan struct{})}
 	for k, v := range env {
 		p.cmd.Env = append(p.cmd.Env, k+"="+v)
 	}
