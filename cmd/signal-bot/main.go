@@ -57,7 +57,8 @@ func run() (err error) {
 		return usageError{err}
 	}
 	log := slog.New(telemetry.NewLogHandler(slog.NewTextHandler(os.Stderr, nil)))
-	if cfg.Signal.APIURL == "" {
+	sandbox := cfg.Signal.APIURL == ""
+	if sandbox {
 		sb, err := startSandbox(ctx, &cfg, log, os.Stdin, os.Stdout)
 		if err != nil {
 			return err
@@ -71,7 +72,7 @@ func run() (err error) {
 	for _, v := range []string{activation.EnvPID, activation.EnvFDs, activation.EnvFDNames} {
 		os.Unsetenv(v) // not for any process this one starts
 	}
-	a, err := app.New(ctx, cfg, app.Options{Log: log, Version: version, Listener: ln})
+	a, err := app.New(ctx, cfg, app.Options{Log: log, Version: version, Sandbox: sandbox, Listener: ln})
 	if err != nil {
 		return err
 	}

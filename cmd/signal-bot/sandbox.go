@@ -31,12 +31,13 @@ type sandbox struct {
 // startSandbox starts the simulator and the fake upstreams on loopback, points
 // cfg at them, and starts the stdin → message and send → stdout loops.
 func startSandbox(ctx context.Context, cfg *config.Config, log *slog.Logger, in io.Reader, out io.Writer) (*sandbox, error) {
-	lat := sim.DefaultLatency()
+	lat, lim := sim.DefaultLatency(), sim.SignalLimits()
 	upLat := fakeup.DefaultLatency()
 	if os.Getenv("SANDBOX_LATENCY") == "zero" {
-		lat, upLat = sim.ZeroLatency(), fakeup.Latency{}
+		// Benchmarks measure the bot, not Signal: no latency and no rate limits.
+		lat, lim, upLat = sim.ZeroLatency(), sim.Limits{}, fakeup.Latency{}
 	}
-	s := sim.New(sim.Config{Latency: lat, Lossless: true, Logger: log.With("component", "signal-sim")})
+	s := sim.New(sim.Config{Latency: lat, Limits: lim, Lossless: true, Logger: log.With("component", "signal-sim")})
 	simURL, err := s.Start("127.0.0.1:0")
 	if err != nil {
 		return nil, fmt.Errorf("start sandbox simulator: %w", err)

@@ -28,6 +28,7 @@ func main() {
 // options are the command-line flags.
 type options struct {
 	addr, number, latency, shape, logLevel string
+	limits                                 string
 	lossless                               bool
 	ping                                   time.Duration
 	seed                                   uint64
@@ -41,6 +42,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.StringVar(&o.addr, "addr", "127.0.0.1:9922", "listen address")
 	fs.StringVar(&o.number, "number", sim.DefaultNumber, "the bot's account number")
 	fs.StringVar(&o.latency, "latency", "default", "latency profile: default or zero")
+	fs.StringVar(&o.limits, "limits", "", "Signal's rate limits in /v2/send: signal or off (default: signal, off with -latency zero)")
 	fs.StringVar(&o.shape, "send-shape", "object", "201 body of /v2/send: object (released) or array (master)")
 	fs.BoolVar(&o.lossless, "lossless", false, "never drop frames while a client's writer is busy")
 	fs.DurationVar(&o.ping, "ping", sim.DefaultPingInterval, "websocket ping interval")
@@ -71,13 +73,23 @@ func run(ctx context.Context, args []string, stderr io.Writer) (err error) {
 	if err != nil {
 		return fmt.Errorf("parse -latency: %w", err)
 	}
+	if o.limits == "" {
+		o.limits = "signal"
+		if o.latency == "zero" {
+			o.limits = "off" // benchmarks: the bot's throughput, not Signal's
+		}
+	}
+	lim, err := sim.LimitsProfile(o.limits)
+	if err != nil {
+		return fmt.Errorf("parse -limits: %w", err)
+	}
 	var shape sim.SendShape
 	if err := shape.UnmarshalText([]byte(o.shape)); err != nil {
 		return fmt.Errorf("parse -send-shape: %w", err)
 	}
 
 	s := sim.New(sim.Config{
-		Number: o.number, Latency: lat, PingInterval: o.ping, Lossless: o.lossless,
+		Number: o.number, Latency: lat, Limits: lim, PingInterval: o.ping, Lossless: o.lossless,
 		SendShape: shape, Seed: o.seed, Logger: log,
 	})
 	defer func() { err = errors.Join(err, s.Close()) }()
@@ -88,7 +100,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) (err error) {
 	for _, g := range s.Groups() {
 		log.Info("group", "alias", g.Alias, "name", g.Name, "id", g.ID(), "internal_id", g.InternalID)
 	}
-	log.Info("ready", "url", url, "latency", o.latency, "lossless", o.lossless)
+	log.Info("ready", "url", url, "latency", o.latency, "limits", o.limits, "lossless", o.lossless)
 	<-ctx.Done()
 	log.Info("shutting down")
 	return nil

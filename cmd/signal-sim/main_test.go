@@ -19,6 +19,8 @@ func TestRun(t *testing.T) {
 		{"serves until the context ends", []string{"-addr", "127.0.0.1:0", "-latency", "zero"}, false},
 		{"help", []string{"-h"}, false},
 		{"unknown latency profile", []string{"-addr", "127.0.0.1:0", "-latency", "fast"}, true},
+		{"signal limits", []string{"-addr", "127.0.0.1:0", "-limits", "signal"}, false},
+		{"unknown limits profile", []string{"-addr", "127.0.0.1:0", "-limits", "strict"}, true},
 		{"unknown send shape", []string{"-addr", "127.0.0.1:0", "-send-shape", "list"}, true},
 		{"bad address", []string{"-addr", "127.0.0.1:99999"}, true},
 		{"unknown flag", []string{"-nope"}, true},

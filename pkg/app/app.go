@@ -27,6 +27,9 @@ import (
 type Options struct {
 	Log     *slog.Logger
 	Version string
+	// Sandbox is set when the REST API is the built-in simulator: the
+	// websocket's burst warning is then no advice one could follow.
+	Sandbox bool
 	// Listener is the HTTP socket systemd passed (package activation); nil:
 	// the bot listens on HTTP_ADDR. The App closes it.
 	Listener net.Listener
@@ -47,6 +50,7 @@ type App struct {
 	base     *http.Transport
 	metrics  *metrics.Metrics
 	hook     *httpapi.Webhook // RECEIVE_MODE=webhook; nil: the websocket receives
+	sandbox  bool             // the REST API is the built-in simulator
 	pictures map[string]commands.PictureSource
 	// stopPictures stops the picture pools' refills; before the tracer
 	// provider shuts down, since refill spans end on the way.
@@ -75,7 +79,7 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 		}
 		return nil, err
 	}
-	a := &App{cfg: cfg, log: o.Log, ln: o.Listener, inherited: o.Listener != nil}
+	a := &App{cfg: cfg, log: o.Log, sandbox: o.Sandbox, ln: o.Listener, inherited: o.Listener != nil}
 	defer func() { // a, not the named result: that is nil on the error path
 		if err != nil {
 			a.closeAll(context.Background())
@@ -290,6 +294,10 @@ func baseTransport(limit int) *http.Transport {
 // webhook endpoint beside the bot's other endpoints; the websocket is not used.
 func (a *App) receiver(srv http.Handler) (http.Handler, error) {
 	if a.cfg.Signal.ReceiveMode != config.ReceiveWebhook {
+		if !a.sandbox {
+			a.log.Warn("receiving by websocket, which loses bursts: the REST API drops every message that arrives while it writes the previous one (a backlog after a restart arrives as one burst). " +
+				"To lose none, set RECEIVE_MODE=webhook here and RECEIVE_WEBHOOK_URL on the REST API (docs/receive-modes.md)")
+		}
 		return srv, nil
 	}
 	a.hook = httpapi.NewWebhook(httpapi.WebhookConfig{Pipeline: a.pipe, Token: a.cfg.Signal.WebhookToken, Log: a.log})
@@ -303,9 +311,9 @@ func (a *App) receiver(srv http.Handler) (http.Handler, error) {
 
 // receive feeds the intake FIFO until ctx ends. In websocket mode it reads the
 // websocket. In webhook mode the HTTP server takes the frames, and this only
-// checks every webhookProbe that the REST API answers GET /v1/about (a call
-// that does not go through signal-cli), through an untraced client so the
-// probe adds no traces.
+// checks every webhookProbe that the REST API answers GET /v1/health (a call
+// that does not go through signal-cli and that the REST API does not log),
+// through an untraced client so the probe adds no traces.
 func (a *App) receive(ctx context.Context) {
 	if a.hook == nil {
 		_ = a.api.Receive(ctx, a.log, a.offer)
@@ -314,10 +322,7 @@ func (a *App) receive(ctx context.Context) {
 	probe := signalapi.New(signalapi.Config{
 		BaseURL: a.cfg.Signal.APIURL, Number: a.cfg.Signal.Number, CallTimeout: a.cfg.Signal.CallTimeout,
 	}, &http.Client{Transport: a.base})
-	a.hook.Watch(ctx, webhookProbe, func(ctx context.Context) error {
-		_, err := probe.About(ctx)
-		return err
-	})
+	a.hook.Watch(ctx, webhookProbe, probe.Health)
 }
 
 // offer queues one websocket frame; it never blocks the reader.

@@ -8,7 +8,7 @@ import (
 )
 
 // checkGroups asks the REST API which groups the account is in and warns
-// about configured aliases it is not a member of (a typo in GROUPS, or a
+// about configured aliases it is not a member of (a typo in SIGNAL_GROUPS, or a
 // group the bot was removed from). It never stops the start.
 func (a *App) checkGroups(ctx context.Context, groups bot.Groups) {
 	list, err := a.api.Groups(ctx)

@@ -39,6 +39,7 @@ func TestProcess(t *testing.T) {
 	t.Run("SIGTERM finishes the queue", func(t *testing.T) { testSigtermDrains(t, bin) })
 	t.Run("SIGTERM past SHUTDOWN_TIMEOUT counts the cut", func(t *testing.T) { testSigtermCuts(t, bin) })
 	t.Run("kill -9 loses no committed use", func(t *testing.T) { testKillKeepsUses(t, bin) })
+	t.Run("a removed variable stops the bot", func(t *testing.T) { testRenamedVariable(t, bin) })
 	t.Run("socket activation keeps the POSTs of the downtime", func(t *testing.T) { testActivationKeepsPosts(t, bin) })
 }
 
@@ -90,8 +91,8 @@ func newWorld(t *testing.T, cfg sim.Config) *world {
 	})
 	w.env = map[string]string{
 		"SIGNAL_API_URL": simURL, "SIGNAL_NUMBER": w.sim.Number(),
-		"GROUPS":      "testbot=" + botest.TestGroupRecipient(),
-		"CAT_API_URL": w.up.CatAPIURL(), "COMMONS_API_URL": w.up.CommonsAPIURL(),
+		"SIGNAL_GROUPS": "testbot=" + botest.TestGroupRecipient(),
+		"CAT_API_URL":   w.up.CatAPIURL(), "COMMONS_API_URL": w.up.CommonsAPIURL(),
 		"HTTP_ADDR":  "127.0.0.1:0",
 		"STATE_PATH": filepath.Join(t.TempDir(), "state.db"),
 		// Spans leave only through the flush at shutdown: the batch

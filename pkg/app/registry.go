@@ -9,13 +9,13 @@ import (
 	"signal-bot/pkg/store"
 )
 
-// resolveGroups turns GROUPS (alias → group.… or signal-cli id) into ids.
+// resolveGroups turns SIGNAL_GROUPS (alias → group.… or signal-cli id) into ids.
 func resolveGroups(c config.Commands) (bot.Groups, error) {
 	ids := make(map[string]string, len(c.Groups))
 	for alias, ref := range c.Groups {
 		id, err := commands.GroupRef(ref, nil)
 		if err != nil {
-			return bot.Groups{}, fmt.Errorf("configuration: GROUPS: %s: %w", alias, err)
+			return bot.Groups{}, fmt.Errorf("configuration: SIGNAL_GROUPS: %s: %w", alias, err)
 		}
 		ids[alias] = id
 	}

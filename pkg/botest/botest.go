@@ -82,8 +82,8 @@ func New(t testing.TB, simCfg sim.Config, env map[string]string) *Harness {
 	tg := sim.TestGroup()
 	h.Env = map[string]string{
 		"SIGNAL_API_URL": srv.URL, "SIGNAL_NUMBER": h.Sim.Number(),
-		"GROUPS":      "testbot=" + sim.RESTGroupID(tg.InternalID),
-		"CAT_API_URL": h.Up.CatAPIURL(), "COMMONS_API_URL": h.Up.CommonsAPIURL(),
+		"SIGNAL_GROUPS": "testbot=" + sim.RESTGroupID(tg.InternalID),
+		"CAT_API_URL":   h.Up.CatAPIURL(), "COMMONS_API_URL": h.Up.CommonsAPIURL(),
 		"HTTP_ADDR": "127.0.0.1:0",
 		// No picture pools unless a test asks: most tests count upstream calls.
 		"POOL_SIZE_CAT": "0", "POOL_SIZE_KOT": "0",

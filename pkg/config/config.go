@@ -41,7 +41,7 @@ type Pipeline struct {
 
 // Commands configures groups, cooldowns and scopes.
 type Commands struct {
-	Groups     map[string]string        `env:"GROUPS, separator==" help:"group aliases: alias=group.<id>,… (ids from GET /v1/groups/<number>)"`
+	Groups     map[string]string        `env:"SIGNAL_GROUPS, separator==" help:"group aliases: alias=group.<id>,… (ids from GET /v1/groups/<number>)"`
 	TestGroups []string                 `env:"TEST_GROUPS, default=testbot" help:"aliases of the groups /_selftest may send to"`
 	Cooldowns  map[string]time.Duration `env:"COOLDOWNS, separator==, default=cat=30s,kot=30s,ja=5s,pomoc=0s" help:"per-user cooldown per command"`
 	Scopes     map[string]string        `env:"SCOPES, separator==" help:"where each command answers: cmd=direct|groups|<alias>|*,… (default everywhere)"`
@@ -88,6 +88,9 @@ type Config struct {
 // Load reads the configuration from l (envconfig.OsLookuper() in production,
 // a MapLookuper in tests) and checks it.
 func Load(ctx context.Context, l envconfig.Lookuper) (Config, error) {
+	if err := checkRenamed(l); err != nil {
+		return Config{}, err
+	}
 	var c Config
 	if err := envconfig.ProcessWith(ctx, &envconfig.Config{Target: &c, Lookuper: l}); err != nil {
 		return Config{}, fmt.Errorf("configuration: %s", nameVariable(err.Error()))

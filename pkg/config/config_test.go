@@ -32,7 +32,7 @@ func TestLoad(t *testing.T) {
 		wantErr string
 		check   func(t *testing.T, c Config)
 	}{
-		{name: "maps", env: map[string]string{"GROUPS": "rodzina=group.abc,testbot=group.def", "COOLDOWNS": "kot=1m"},
+		{name: "maps", env: map[string]string{"SIGNAL_GROUPS": "rodzina=group.abc,testbot=group.def", "COOLDOWNS": "kot=1m"},
 			check: func(t *testing.T, c Config) {
 				if c.Commands.Groups["rodzina"] != "group.abc" || c.Commands.Cooldowns["kot"] != time.Minute {
 					t.Errorf("got %+v", c.Commands)
@@ -68,5 +68,15 @@ func TestUsageListsEveryVariable(t *testing.T) {
 		if !strings.Contains(b.String(), v) {
 			t.Errorf("usage lacks %q", v)
 		}
+	}
+}
+
+func TestRenamedVariableStops(t *testing.T) {
+	_, err := Load(context.Background(), envconfig.MapLookuper(map[string]string{"GROUPS": "testbot=group.abc"}))
+	if err == nil {
+		t.Fatal("Load with GROUPS set: no error; want one naming SIGNAL_GROUPS")
+	}
+	if got := err.Error(); !strings.Contains(got, "SIGNAL_GROUPS") || strings.Contains(got, "\n") {
+		t.Errorf("Load with GROUPS set: %q; want one line naming SIGNAL_GROUPS", got)
 	}
 }

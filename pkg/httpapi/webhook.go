@@ -153,7 +153,7 @@ func (h *Webhook) skip(ctx context.Context, w http.ResponseWriter, status int, m
 func (h *Webhook) Connected() bool { return h.reachable.Load() }
 
 // Watch runs probe every interval until ctx ends and records whether it succeeded. probe
-// should be a cheap call that does not go through signal-cli (GET /v1/about), so that a
+// should be a cheap call that does not go through signal-cli (GET /v1/health), so that a
 // REST API busy posting still counts as reachable.
 func (h *Webhook) Watch(ctx context.Context, interval time.Duration, probe func(context.Context) error) {
 	t := time.NewTicker(interval)

@@ -30,6 +30,10 @@ func (s *Sim) controlRoutes(m *http.ServeMux) {
 		writeJSON(w, http.StatusOK, s.Faults())
 	})
 	m.HandleFunc("PUT /_sim/faults", s.handlePutFaults)
+	m.HandleFunc("GET /_sim/limits", func(w http.ResponseWriter, _ *http.Request) {
+		writeJSON(w, http.StatusOK, s.Limits())
+	})
+	m.HandleFunc("PUT /_sim/limits", s.handlePutLimits)
 	m.HandleFunc("GET /_sim/mode", s.handleGetMode)
 	m.HandleFunc("PUT /_sim/mode", s.handlePutMode)
 }

@@ -35,4 +35,14 @@
 //	GET|PUT /_sim/latency    Latency as {"send":"300ms",…}; PUT {"profile":"default"|"zero",…} merges
 //	GET|PUT /_sim/faults     Faults, e.g. {"send":{"kind":"429","next":1}}
 //	GET|PUT /_sim/mode       {"lossless":bool,"send_shape":"object"|"array"}
+//	GET|PUT /_sim/limits     Limits as {"messages":{"size":60,"every":"1s"},"attachments":{…}}; PUT {"profile":"signal"|"off",…} merges
+//
+// # Rate limits
+//
+// With Limits set (SignalLimits are the Signal server's defaults), POST /v2/send draws one
+// token per recipient from a bucket per (bot account, recipient) pair, each member of a group
+// counting, and one token per attachment from a bucket per account. Recipients over their
+// limit are left out of the send (listed as RATE_LIMIT_FAILURE in the array shape); when all
+// are, or the uploads are over theirs, the answer is the real server's 429 with a fresh
+// challenge token, counted in Stats.RateLimited.
 package sim

@@ -1,9 +1,12 @@
 package sim
 
 import (
+	"cmp"
 	"maps"
 	"net/http"
 	"slices"
+	"strconv"
+	"time"
 )
 
 // FaultKind names a failure the simulator can inject.
@@ -35,6 +38,10 @@ type Fault struct {
 	ChallengeTokens []string  `json:"challenge_tokens,omitempty"` // 429 tokens; default ["tok-123"]
 	Next            int       `json:"next,omitempty"`
 	Probability     float64   `json:"probability,omitempty"`
+
+	// RetryAfter adds a Retry-After header (whole seconds) to a 429. The released REST API
+	// sends none (it drops signal-cli's retryAfterSeconds); this knob lets a test ask for one.
+	RetryAfter jsonDuration `json:"retry_after,omitempty"`
 }
 
 // Faults holds the injected failures per endpoint.
@@ -136,21 +143,11 @@ func (s *Sim) writeFault(w http.ResponseWriter, r *http.Request, ep endpoint, ac
 	case FaultServerError:
 		w.WriteHeader(http.StatusInternalServerError)
 	case FaultRateLimit:
-		msg := f.Message
-		if msg == "" {
-			msg = rateLimitMessage
-		}
 		if ep != epSend {
-			writeError(w, http.StatusBadRequest, msg)
+			writeError(w, http.StatusBadRequest, cmp.Or(f.Message, rateLimitMessage))
 			return
 		}
-		tokens := f.ChallengeTokens
-		if len(tokens) == 0 {
-			tokens = []string{defaultToken}
-		}
-		writeJSON(w, http.StatusTooManyRequests, rateLimitBody{
-			Error: msg + rateLimitAdvice, ChallengeTokens: tokens, Account: account,
-		})
+		writeRateLimit(w, account, f)
 	default:
 		msg := f.Message
 		if msg == "" {
@@ -158,4 +155,20 @@ func (s *Sim) writeFault(w http.ResponseWriter, r *http.Request, ep endpoint, ac
 		}
 		writeError(w, http.StatusBadRequest, msg)
 	}
+}
+
+// writeRateLimit answers the real server's 429 (signal-cli error -5) with f's message,
+// tokens and Retry-After.
+func writeRateLimit(w http.ResponseWriter, account string, f Fault) {
+	tokens := f.ChallengeTokens
+	if len(tokens) == 0 {
+		tokens = []string{defaultToken}
+	}
+	if f.RetryAfter > 0 {
+		secs := (time.Duration(f.RetryAfter) + time.Second - 1) / time.Second
+		w.Header().Set("Retry-After", strconv.FormatInt(int64(secs), 10))
+	}
+	writeJSON(w, http.StatusTooManyRequests, rateLimitBody{
+		Error: cmp.Or(f.Message, rateLimitMessage) + rateLimitAdvice, ChallengeTokens: tokens, Account: account,
+	})
 }

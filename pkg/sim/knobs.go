@@ -48,6 +48,17 @@ func (s *Sim) handlePutLatency(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, l)
 }
 
+// handlePutLimits serves PUT /_sim/limits. Buckets left out keep their value; a "profile" of
+// "signal" or "off" resets both first. Every bucket starts full. The answer is the new limits.
+func (s *Sim) handlePutLimits(w http.ResponseWriter, r *http.Request) {
+	l := s.Limits()
+	if !s.bindControl(w, r, &l) {
+		return
+	}
+	s.SetLimits(l)
+	writeJSON(w, http.StatusOK, l)
+}
+
 // handlePutFaults serves PUT /_sim/faults. The body replaces all faults; the answer is the
 // new set.
 func (s *Sim) handlePutFaults(w http.ResponseWriter, r *http.Request) {

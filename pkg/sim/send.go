@@ -89,6 +89,16 @@ func (s *Sim) handleSend(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	v := s.limiter.take(s.limitedRecipients(plan), len(plan.attachments), time.Now())
+	if v.refused {
+		s.stats.rateLimited.Add(1)
+		writeRateLimit(w, plan.req.Number, Fault{ChallengeTokens: []string{v.token}})
+		return
+	}
+	s.stats.recipientsLimited.Add(int64(len(v.limited)))
+	for _, rc := range v.limited {
+		failed = append(failed, recipientErrorOf(rc, rateLimitFailure))
+	}
 	ts := s.nextTimestamp()
 	s.record(s.sentOf(plan, ts))
 	s.stats.sends.Add(1)
@@ -128,16 +138,38 @@ func recipientErrors(p *sendPlan, reasons map[string]string) []recipientError {
 		if !ok {
 			continue
 		}
-		e := recipientError{Reason: reason}
-		switch {
-		case p.kind == rcptUsername:
-			e.Username = rc
-		case isPhoneNumber(rc):
-			e.Number, e.UUID = rc, UUIDOf(rc)
-		default:
-			e.UUID = rc
+		if p.kind == rcptUsername {
+			out = append(out, recipientError{Username: rc, Reason: reason})
+			continue
 		}
-		out = append(out, e)
+		out = append(out, recipientErrorOf(rc, reason))
+	}
+	return out
+}
+
+// rateLimitFailure is signal-cli's reason for a recipient refused by the message limit.
+const rateLimitFailure = "RATE_LIMIT_FAILURE"
+
+// recipientErrorOf describes the failed recipient rc, a number or a uuid.
+func recipientErrorOf(rc, reason string) recipientError {
+	if isPhoneNumber(rc) {
+		return recipientError{Number: rc, UUID: UUIDOf(rc), Reason: reason}
+	}
+	return recipientError{UUID: rc, Reason: reason}
+}
+
+// limitedRecipients are the recipients whose message buckets a send draws on: each member
+// of the group but the bot itself, or the send's own recipients.
+func (s *Sim) limitedRecipients(p *sendPlan) []string {
+	if p.kind != rcptGroup {
+		return p.recipients
+	}
+	g, _ := s.findGroup(p.groupID)
+	out := make([]string, 0, len(g.Members))
+	for _, m := range g.Members {
+		if m != s.number {
+			out = append(out, m)
+		}
 	}
 	return out
 }

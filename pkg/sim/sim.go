@@ -28,6 +28,7 @@ type Config struct {
 	Groups       []Group       // default: []Group{TestGroup()}
 	Latency      Latency       // zero: no added latency; see DefaultLatency
 	Faults       Faults        // injected failures; zero: none
+	Limits       Limits        // Signal's rate limits in /v2/send; zero: none (see SignalLimits)
 	PingInterval time.Duration // default 54s
 	Lossless     bool          // no busy-writer loss (frames queue per client)
 	SendShape    SendShape     // 201 body of /v2/send; default the released object shape
@@ -47,6 +48,7 @@ type Sim struct {
 	upgrader     websocket.Upgrader
 	stats        counters
 	hook         webhook
+	limiter      *limiter
 
 	done chan struct{} // closed by Close; ends sleeps, hangs and websocket writers
 	wg   sync.WaitGroup
@@ -101,6 +103,7 @@ func New(cfg Config) *Sim {
 		sentChanged: make(chan struct{}),
 		files:       make(map[string][]byte),
 		hook:        newWebhook(cfg.WebhookURL),
+		limiter:     newLimiter(cfg.Limits),
 	}
 	s.mux = s.routes()
 	return s

@@ -21,6 +21,10 @@ type Stats struct {
 	WebhookPosted       int64 `json:"webhook_posted"` // lines the webhook answered 200 or 201
 	WebhookFailed       int64 `json:"webhook_failed"` // lines lost: any other answer, no answer, or not postable
 	Subscribers         int   `json:"subscribers"`
+
+	// The rate limits (Limits); injected 429s count as faults, not here.
+	RateLimited       int64 `json:"rate_limited"`            // /v2/send answered 429: every recipient was over its limit, or the uploads were
+	RecipientsLimited int64 `json:"recipients_rate_limited"` // recipients left out of a send that others got, by the message limit
 }
 
 // counters are the live, lock-free counters behind Stats.
@@ -29,6 +33,7 @@ type counters struct {
 	sends, rejected, faults                  atomic.Int64
 	typing, reactions, receipts              atomic.Int64
 	webhookPosted, webhookFailed             atomic.Int64
+	rateLimited, recipientsLimited           atomic.Int64
 }
 
 // Stats returns a snapshot of the counters and the current number of websocket clients.
@@ -52,5 +57,7 @@ func (s *Sim) Stats() Stats {
 		WebhookPosted:       c.webhookPosted.Load(),
 		WebhookFailed:       c.webhookFailed.Load(),
 		Subscribers:         subs,
+		RateLimited:         c.rateLimited.Load(),
+		RecipientsLimited:   c.recipientsLimited.Load(),
 	}
 }
