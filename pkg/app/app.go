@@ -200,8 +200,9 @@ func checkAddr(cfg config.Config, addr string) error {
 func (a *App) HTTPAddr() string { return a.ln.Addr().String() }
 
 // Run receives and answers frames until ctx ends, then shuts down: it stops
-// reading, lets accepted frames finish within SHUTDOWN_TIMEOUT, flushes the
-// spans and closes the state file.
+// reading (in webhook mode: once the accepted frames have finished, see
+// drainWebhook), lets accepted frames finish within SHUTDOWN_TIMEOUT, flushes
+// the spans and closes the state file.
 func (a *App) Run(ctx context.Context) error {
 	ctx, stop := context.WithCancel(ctx) // also stops receiving if the HTTP server fails
 	defer stop()
@@ -232,6 +233,9 @@ func (a *App) Run(ctx context.Context) error {
 	<-recvDone
 	sctx, cancel := context.WithTimeout(context.Background(), a.cfg.Pipeline.ShutdownTimeout)
 	defer cancel()
+	if a.hook != nil {
+		a.drainWebhook(sctx)
+	}
 	a.pipe.Close()
 	if cut := a.pipe.Wait(sctx); cut > 0 {
 		a.log.Warn("frames cut off at shutdown", "count", cut)

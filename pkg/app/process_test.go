@@ -41,6 +41,7 @@ func TestProcess(t *testing.T) {
 	t.Run("kill -9 loses no committed use", func(t *testing.T) { testKillKeepsUses(t, bin) })
 	t.Run("a removed variable stops the bot", func(t *testing.T) { testRenamedVariable(t, bin) })
 	t.Run("socket activation keeps the POSTs of the downtime", func(t *testing.T) { testActivationKeepsPosts(t, bin) })
+	t.Run("restart under traffic", func(t *testing.T) { testRestartUnderTraffic(t, bin) })
 }
 
 // buildBot builds ./cmd/signal-bot into a temporary folder.
