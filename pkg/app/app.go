@@ -59,6 +59,7 @@ type App struct {
 	// inherited: ln is a socket that outlives the process (socket activation).
 	inherited bool
 	groups    bot.Groups // to check once serving, when inherited
+	conns     connTracker
 }
 
 // webhookProbe is how often webhook mode checks that the REST API answers.
@@ -174,7 +175,8 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 	} else if a.ln, err = net.Listen("tcp", cfg.Server.Addr); err != nil {
 		return nil, fmt.Errorf("listen on HTTP_ADDR: %w", err)
 	}
-	a.http = &http.Server{Handler: handler, ReadHeaderTimeout: 5 * time.Second}
+	a.ln = &onceCloseListener{Listener: a.ln}
+	a.http = &http.Server{Handler: handler, ReadHeaderTimeout: 5 * time.Second, ConnState: a.conns.track}
 	if a.inherited {
 		// One request per connection: a new connection always lands in the
 		// socket's queue, which outlives this process, while a kept-alive one
