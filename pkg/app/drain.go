@@ -13,7 +13,7 @@ const drainPoll = 5 * time.Millisecond
 
 // drainWebhook is the first half of a shutdown in webhook mode: the frames
 // already accepted finish while the webhook still takes POSTs, and once the
-// FIFO and the slots are empty the listener closes. Refusing POSTs during
+// FIFO, the slots and the connections are quiet the listener closes. Refusing POSTs during
 // the drain would lose each one (the REST API posts a message once), and
 // leaving one unanswered would stall the drain itself, since the REST API's
 // read loop carries the replies of the frames being finished. What arrives
@@ -37,7 +37,12 @@ func (a *App) drainWebhook(ctx context.Context) {
 		}
 		return true
 	}
-	if !wait(func() bool { s := a.pipe.Stats(); return s.Depth == 0 && s.Active == 0 }) {
+	// Quiet means no frame queued or running and no request being read: a
+	// request read after the close would bring a frame whose reply may have
+	// to wait behind the REST API's next POST, which then waits on a socket
+	// no process accepts on (with a socket from systemd) until ctx ends.
+	quiet := func() bool { s := a.pipe.Stats(); return s.Depth == 0 && s.Active == 0 && a.conns.busy() == 0 }
+	if !wait(quiet) {
 		return
 	}
 	_ = a.ln.Close() // onceCloseListener: Shutdown's own Close later is a no-op
