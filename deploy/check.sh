@@ -294,9 +294,10 @@ done
 ok "healthcheck: $(cut -c1-80 "$tmp/health.out")…"
 
 body='{"group":"testbot","text":"!pomoc"}'
-code=$(curl -sS -o /dev/null -w '%{http_code}' -X POST "http://$addr/_selftest" -d "$body")
+json='Content-Type: application/json'
+code=$(curl -sS -o /dev/null -w '%{http_code}' -X POST -H "$json" "http://$addr/_selftest" -d "$body")
 [[ $code == 401 ]] || fail "/_selftest without the token: $code; want 401"
-curl -fsS -X POST -H "Authorization: Bearer $token" "http://$addr/_selftest" -d "$body" >"$tmp/selftest.json" ||
+curl -fsS -X POST -H "$json" -H "Authorization: Bearer $token" "http://$addr/_selftest" -d "$body" >"$tmp/selftest.json" ||
 	fail "/_selftest with the token failed: $(cat "$tmp/selftest.json")"
 grep -q '"own_ms"' "$tmp/selftest.json" || fail "/_selftest answered no timing block: $(cat "$tmp/selftest.json")"
 ok "/_selftest in testbot: 401 without the token, a timing block with it"

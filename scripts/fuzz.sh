@@ -3,7 +3,7 @@
 # executions (default 1,000,000) and stops at the first crash. CI runs a 10 s
 # smoke of the same targets (scripts/test.sh); this is the long run.
 #
-#   scripts/fuzz.sh            # all three targets, 1,000,000 executions each
+#   scripts/fuzz.sh            # every target, 1,000,000 executions each
 #   FUZZ_EXECS=50000 scripts/fuzz.sh
 #   scripts/fuzz.sh --save     # then copy up to 50 of the smallest new
 #                              # interesting inputs per target from Go's fuzz
@@ -18,10 +18,12 @@ execs=${FUZZ_EXECS:-1000000}
 save=false
 [ "${1:-}" = "--save" ] && save=true
 
+# FUZZ_TARGET=FuzzDecode runs one target only.
 targets=(
 	"./pkg/signalapi FuzzDecodeFrame"
 	"./pkg/commands FuzzParse"
 	"./pkg/httpapi FuzzSelftestBody"
+	"./pkg/pictures FuzzDecode"
 )
 cache=$(go env GOCACHE)/fuzz/$(go list -m)
 log=$(mktemp)
@@ -30,6 +32,7 @@ trap 'rm -f "$log"' EXIT
 printf '%-18s %-20s %12s %8s\n' package target execs result
 for t in "${targets[@]}"; do
 	read -r pkg target <<<"$t"
+	[ -n "${FUZZ_TARGET:-}" ] && [ "$target" != "$FUZZ_TARGET" ] && continue
 	result=ok
 	if ! go test -run '^$' -fuzz "^${target}\$" -fuzztime "${execs}x" "$pkg" >"$log" 2>&1; then
 		result=CRASH

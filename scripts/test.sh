@@ -33,6 +33,7 @@ fuzz() { go test -run '^$' -fuzz "^$2\$" -fuzztime 200000x "$1"; }
 fuzz ./pkg/signalapi FuzzDecodeFrame
 fuzz ./pkg/commands FuzzParse
 fuzz ./pkg/httpapi FuzzSelftestBody
+fuzz ./pkg/pictures FuzzDecode
 
 if [ -f deploy/check.sh ]; then
 	step "deploy checks"

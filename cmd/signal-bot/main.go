@@ -57,8 +57,13 @@ func run() (err error) {
 		return usageError{err}
 	}
 	log := slog.New(telemetry.NewLogHandler(slog.NewTextHandler(os.Stderr, nil)))
+	// config.Load refuses SIGNAL_NUMBER without SIGNAL_API_URL: the sandbox
+	// runs only when neither is set, as on a fresh machine.
 	sandbox := cfg.Signal.APIURL == ""
 	if sandbox {
+		if _, set := os.LookupEnv("STATE_PATH"); !set {
+			cfg.State.Path = sandboxStatePath // never the production file by default
+		}
 		sb, err := startSandbox(ctx, &cfg, log, os.Stdin, os.Stdout)
 		if err != nil {
 			return err

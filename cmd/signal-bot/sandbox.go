@@ -19,6 +19,10 @@ import (
 // sandboxUser is who the lines typed on standard input come from.
 const sandboxUser = "+48500000123"
 
+// sandboxStatePath is the sandbox's state file when STATE_PATH is not set:
+// beside the production default, never it.
+const sandboxStatePath = "state/sandbox.db"
+
 // sandbox is the simulated REST API and picture upstreams the bot runs
 // against when no real signal-cli-rest-api is configured.
 type sandbox struct {
@@ -54,17 +58,21 @@ func startSandbox(ctx context.Context, cfg *config.Config, log *slog.Logger, in 
 	}
 	cfg.Commands.Groups[tg.Alias] = sim.RESTGroupID(tg.InternalID)
 	cfg.Upstreams.CatAPIURL, cfg.Upstreams.CommonsAPIURL = up.CatAPIURL(), up.CommonsAPIURL()
+	// The fakes are plain http on loopback: allowed by their exact address,
+	// which leaves the fetch policy as strict as in production for the rest.
+	cfg.Upstreams.Allow = append(cfg.Upstreams.Allow, up.Addr())
 
 	fmt.Fprintf(out, `== signal-bot SANDBOX ==
-No SIGNAL_API_URL is set, so the bot runs against its built-in simulated
-signal-cli-rest-api (%s) and fake picture upstreams.
+Neither SIGNAL_API_URL nor SIGNAL_NUMBER is set, so the bot runs against its
+built-in simulated signal-cli-rest-api (%s) and fake picture
+upstreams, with its state in %s.
 Type a message and press Enter: it comes from %s in the group %q.
 Try !pomoc, !ja, !cat, !kot. Replies are printed below. Ctrl-C stops.
 To use a real signal-cli-rest-api (json-rpc mode):
   SIGNAL_API_URL=http://127.0.0.1:8080 SIGNAL_NUMBER=+48… go run ./cmd/signal-bot
 Run signal-bot -h for every setting.
 
-`, simURL, sandboxUser, tg.Alias)
+`, simURL, cfg.State.Path, sandboxUser, tg.Alias)
 
 	ctx, cancel := context.WithCancel(ctx)
 	sb := &sandbox{sim: s, up: up, cancel: cancel}

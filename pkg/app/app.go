@@ -21,6 +21,7 @@ import (
 	"signal-bot/pkg/signalapi"
 	"signal-bot/pkg/store"
 	"signal-bot/pkg/telemetry"
+	"signal-bot/pkg/upstream"
 )
 
 // Options are what configuration does not carry.
@@ -48,6 +49,7 @@ type App struct {
 	http     *http.Server
 	ln       net.Listener
 	base     *http.Transport
+	upBase   *http.Transport // base under the fetch policy, for upstream calls
 	metrics  *metrics.Metrics
 	hook     *httpapi.Webhook // RECEIVE_MODE=webhook; nil: the websocket receives
 	sandbox  bool             // the REST API is the built-in simulator
@@ -143,7 +145,15 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 	} else {
 		a.checkGroups(ctx, groups)
 	}
-	upstreamClient := &http.Client{Transport: telemetry.NewTransport(base, tp, telemetry.LegUpstream)}
+	policy, err := upstream.NewPolicy(cfg.Upstreams.Allow, nil)
+	if err != nil {
+		return nil, fmt.Errorf("configuration: UPSTREAM_ALLOW: %w", err)
+	}
+	a.upBase = policy.Transport(base)
+	upstreamClient := &http.Client{
+		Transport:     telemetry.NewTransport(policy.RoundTripper(a.upBase), tp, telemetry.LegUpstream),
+		CheckRedirect: policy.CheckRedirect,
+	}
 	var reg *commands.Registry
 	a.bot = bot.New(bot.Deps{
 		API: a.api, Store: a.store, Groups: groups, Tracer: tp, Log: a.log, HashKey: hashKey, Recorder: a.metrics,
@@ -170,13 +180,18 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 	if err != nil {
 		return nil, err
 	}
+	ln := a.ln
 	if a.inherited {
 		a.log.Info("HTTP socket from systemd socket activation; HTTP_ADDR not used", "addr", addr)
-	} else if a.ln, err = net.Listen("tcp", cfg.Server.Addr); err != nil {
+	} else if ln, err = net.Listen("tcp", cfg.Server.Addr); err != nil {
 		return nil, fmt.Errorf("listen on HTTP_ADDR: %w", err)
 	}
-	a.ln = &onceCloseListener{Listener: a.ln}
-	a.http = &http.Server{Handler: handler, ReadHeaderTimeout: 5 * time.Second, ConnState: a.conns.track}
+	a.http, ln = httpapi.NewServer(httpapi.Guard(addr, cfg.HTTPLimits.AllowedHosts, handler), ln, httpapi.ServerLimits{
+		MaxConns: cfg.HTTPLimits.MaxConns, Idle: cfg.HTTPLimits.IdleTimeout, Handler: cfg.Server.SelftestTimeout,
+	})
+	a.ln = &onceCloseListener{Listener: ln}
+	limit := a.http.ConnState
+	a.http.ConnState = func(c net.Conn, s http.ConnState) { limit(c, s); a.conns.track(c, s) }
 	if a.inherited {
 		// One request per connection: a new connection always lands in the
 		// socket's queue, which outlives this process, while a kept-alive one
@@ -270,6 +285,9 @@ func (a *App) closeAll(ctx context.Context) error {
 	}
 	if a.base != nil {
 		a.base.CloseIdleConnections()
+	}
+	if a.upBase != nil {
+		a.upBase.CloseIdleConnections()
 	}
 	if a.store != nil {
 		errs = append(errs, a.store.Close())

@@ -60,7 +60,9 @@ func newSources(cfg config.Config, tp trace.TracerProvider, log *slog.Logger, hc
 	u, p := cfg.Upstreams, cfg.Pictures
 	shrink := pictures.Options{
 		LongEdge: p.ShrinkLongEdge, Quality: p.ShrinkQuality, KeepBytes: p.ShrinkKeepBytes, GIFMaxBytes: p.ShrinkGIFMaxBytes,
+		MaxDecodeBytes: p.DecodeBudget,
 	}
+	budget := pictures.NewBudget(p.DecodeBudget) // one for both commands: the bound is the process's
 	fetchers := map[string]pictures.Fetcher{
 		"cat": upstream.NewCatAPI(hc, upstream.CatAPIConfig{BaseURL: u.CatAPIURL, APIKey: u.CatAPIKey, Size: u.CatSize, MaxBytes: u.MaxImageBytes}),
 		"kot": upstream.NewCommons(hc, upstream.CommonsConfig{
@@ -70,7 +72,7 @@ func newSources(cfg config.Config, tp trace.TracerProvider, log *slog.Logger, hc
 	}
 	srcs := make(map[string]*pictures.Source, len(fetchers))
 	for name, f := range fetchers {
-		srcs[name] = pictures.NewSource(pictures.SourceConfig{Name: name, Fetcher: f, Shrink: shrink, Tracer: tp, Log: log})
+		srcs[name] = pictures.NewSource(pictures.SourceConfig{Name: name, Fetcher: f, Shrink: shrink, Budget: budget, Tracer: tp, Log: log})
 	}
 	return srcs
 }

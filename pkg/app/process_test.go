@@ -40,6 +40,8 @@ func TestProcess(t *testing.T) {
 	t.Run("SIGTERM past SHUTDOWN_TIMEOUT counts the cut", func(t *testing.T) { testSigtermCuts(t, bin) })
 	t.Run("kill -9 loses no committed use", func(t *testing.T) { testKillKeepsUses(t, bin) })
 	t.Run("a removed variable stops the bot", func(t *testing.T) { testRenamedVariable(t, bin) })
+	t.Run("a weak secret or a number without the REST API stops the bot", func(t *testing.T) { testBadSecrets(t, bin) })
+	t.Run("the sandbox keeps its own state file", func(t *testing.T) { testSandboxState(t, bin) })
 	t.Run("socket activation keeps the POSTs of the downtime", func(t *testing.T) { testActivationKeepsPosts(t, bin) })
 	t.Run("restart under traffic", func(t *testing.T) { testRestartUnderTraffic(t, bin) })
 }
@@ -94,8 +96,9 @@ func newWorld(t *testing.T, cfg sim.Config) *world {
 		"SIGNAL_API_URL": simURL, "SIGNAL_NUMBER": w.sim.Number(),
 		"SIGNAL_GROUPS": "testbot=" + botest.TestGroupRecipient(),
 		"CAT_API_URL":   w.up.CatAPIURL(), "COMMONS_API_URL": w.up.CommonsAPIURL(),
-		"HTTP_ADDR":  "127.0.0.1:0",
-		"STATE_PATH": filepath.Join(t.TempDir(), "state.db"),
+		"HTTP_ADDR":      "127.0.0.1:0",
+		"UPSTREAM_ALLOW": w.up.Addr(),
+		"STATE_PATH":     filepath.Join(t.TempDir(), "state.db"),
 		// Spans leave only through the flush at shutdown: the batch
 		// processor's own schedule is longer than any of these tests.
 		"OTEL_EXPORTER_OTLP_ENDPOINT": otlp.URL, "OTEL_BSP_SCHEDULE_DELAY": "600000",

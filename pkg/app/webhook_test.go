@@ -121,15 +121,15 @@ func TestWebhookAnswersBeforeHandling(t *testing.T) {
 
 // A body that is no JSON-RPC line is refused and logged; the bot goes on.
 func TestWebhookBadRequests(t *testing.T) {
-	h := botest.New(t, sim.Config{}, map[string]string{"WEBHOOK_TOKEN": "hook-secret"})
+	h := botest.New(t, sim.Config{}, map[string]string{"WEBHOOK_TOKEN": "hook-secret-of-at-least-32-characters"})
 	h.StartWebhook()
 	tests := []struct {
 		name, query, body string
 		wantStatus        int
 	}{
-		{"not json", "?token=hook-secret", "!pomoc", 400},
-		{"no params", "?token=hook-secret", `{"jsonrpc":"2.0","method":"receive"}`, 400},
-		{"params not a frame", "?token=hook-secret", `{"jsonrpc":"2.0","method":"receive","params":"x"}`, 200}, // queued, then skipped like a bad websocket frame
+		{"not json", "?token=hook-secret-of-at-least-32-characters", "!pomoc", 400},
+		{"no params", "?token=hook-secret-of-at-least-32-characters", `{"jsonrpc":"2.0","method":"receive"}`, 400},
+		{"params not a frame", "?token=hook-secret-of-at-least-32-characters", `{"jsonrpc":"2.0","method":"receive","params":"x"}`, 200}, // queued, then skipped like a bad websocket frame
 		{"no token", "", `{"jsonrpc":"2.0","method":"receive","params":{}}`, 401},
 		{"wrong token", "?token=nope", `{"jsonrpc":"2.0","method":"receive","params":{}}`, 403},
 	}
@@ -161,7 +161,7 @@ func TestReceiveModeConfig(t *testing.T) {
 		{"relative path", map[string]string{"RECEIVE_MODE": "webhook", "SIGNAL_API_URL": "http://127.0.0.1:1", "SIGNAL_NUMBER": "+48500000001", "WEBHOOK_PATH": "hook"}, "WEBHOOK_PATH"},
 		{"open address without webhook token", map[string]string{
 			"RECEIVE_MODE": "webhook", "SIGNAL_API_URL": "http://127.0.0.1:1", "SIGNAL_NUMBER": "+48500000001",
-			"HTTP_ADDR": "0.0.0.0:0", "SELFTEST_TOKEN": "s",
+			"HTTP_ADDR": "0.0.0.0:0", "SELFTEST_TOKEN": strings.Repeat("s", 32),
 		}, "WEBHOOK_TOKEN"},
 	}
 	for _, tt := range tests {

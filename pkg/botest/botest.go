@@ -85,6 +85,8 @@ func New(t testing.TB, simCfg sim.Config, env map[string]string) *Harness {
 		"SIGNAL_GROUPS": "testbot=" + sim.RESTGroupID(tg.InternalID),
 		"CAT_API_URL":   h.Up.CatAPIURL(), "COMMONS_API_URL": h.Up.CommonsAPIURL(),
 		"HTTP_ADDR": "127.0.0.1:0",
+		// The fakes are on loopback, which the fetch policy refuses unless allowed.
+		"UPSTREAM_ALLOW": h.Up.Addr(),
 		// No picture pools unless a test asks: most tests count upstream calls.
 		"POOL_SIZE_CAT": "0", "POOL_SIZE_KOT": "0",
 		"STATE_PATH": filepath.Join(t.TempDir(), "state.db"),

@@ -14,8 +14,11 @@ type Tallier interface {
 }
 
 // Ja is the "my stats" command: the sender's uses per command and any
-// cooldown still running in this chat.
-func Ja(reg func() *Registry, tallies Tallier, cooldown CooldownFunc) *Command {
+// cooldown still running in this chat. It addresses the sender as "Ty"
+// (you): the name signal-cli reports is, for a linked account, the label the
+// operator's own address book gives the sender, which is not the bot's to
+// tell a group. showName, the operator's opt-in (JA_SHOW_NAME), shows it.
+func Ja(reg func() *Registry, tallies Tallier, cooldown CooldownFunc, showName bool) *Command {
 	return &Command{
 		Name: "ja", Aliases: []string{"me", "staty"}, Summary: "twoje statystyki", Scope: Everywhere,
 		Run: func(_ context.Context, req Request) (Reply, error) {
@@ -24,11 +27,11 @@ func Ja(reg func() *Registry, tallies Tallier, cooldown CooldownFunc) *Command {
 				return Reply{Text: TextInternal}, fmt.Errorf("!ja: %w", err)
 			}
 			var b strings.Builder
-			if req.SenderName != "" {
-				fmt.Fprintf(&b, "Statystyki: %s", truncate(req.SenderName, 64))
-			} else {
-				b.WriteString("Twoje statystyki")
+			name := "Ty"
+			if showName && req.SenderName != "" {
+				name = truncate(req.SenderName, 64)
 			}
+			fmt.Fprintf(&b, "Statystyki: %s", name)
 			if len(ts) == 0 {
 				b.WriteString("\nJeszcze nic.")
 			}

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/sethvargo/go-envconfig"
+
+	"signal-bot/pkg/upstream"
 )
 
 // Signal is where signal-cli-rest-api is and which account the bot is.
@@ -44,6 +46,7 @@ type Commands struct {
 	Groups     map[string]string        `env:"SIGNAL_GROUPS, separator==" help:"group aliases: alias=group.<id>,… (ids from GET /v1/groups/<number>)"`
 	TestGroups []string                 `env:"TEST_GROUPS, default=testbot" help:"aliases of the groups /_selftest may send to"`
 	Cooldowns  map[string]time.Duration `env:"COOLDOWNS, separator==, default=cat=30s,kot=30s,ja=5s,pomoc=0s" help:"per-user cooldown per command"`
+	JaShowName bool                     `env:"JA_SHOW_NAME, default=false" help:"!ja shows the sender's name as signal-cli reports it (for a linked account: the operator's address-book label) instead of \"Ty\""`
 	Scopes     map[string]string        `env:"SCOPES, separator==" help:"where each command answers: cmd=direct|groups|<alias>|*,… (default everywhere)"`
 }
 
@@ -58,6 +61,8 @@ type Upstreams struct {
 	UserAgent     string        `env:"USER_AGENT, default=signal-bot/1.0 (Signal chat bot; set USER_AGENT to your contact)" help:"User-Agent for upstream calls (Wikimedia asks for a contact)"`
 	Timeout       time.Duration `env:"UPSTREAM_TIMEOUT, default=15s" help:"timeout of one picture fetch"`
 	MaxImageBytes int64         `env:"MAX_IMAGE_BYTES, default=10485760" help:"largest picture downloaded"`
+	// Allow is the only way past the fetch policy (docs/faults.md, hostile input).
+	Allow []string `env:"UPSTREAM_ALLOW" help:"addresses upstream calls may reach although not public, also over plain http: IP, IP:port or CIDR, comma-separated (an internal mirror)"`
 }
 
 // Server configures the bot's own HTTP endpoints.
@@ -83,6 +88,9 @@ type Config struct {
 	Pictures  Pictures
 	Server    Server
 	State     State
+
+	// HTTPLimits hardens the listener of Server's endpoints.
+	HTTPLimits HTTPLimits
 }
 
 // Load reads the configuration from l (envconfig.OsLookuper() in production,
@@ -102,9 +110,17 @@ func (c Config) check() error {
 	if err := c.Pictures.Validate(); err != nil {
 		return err
 	}
+	if _, err := upstream.NewPolicy(c.Upstreams.Allow, nil); err != nil {
+		return fmt.Errorf("configuration: UPSTREAM_ALLOW: %w", err)
+	}
+	if err := c.checkHTTP(); err != nil {
+		return err
+	}
 	switch {
 	case c.Signal.APIURL != "" && c.Signal.Number == "":
 		return fmt.Errorf("configuration: SIGNAL_NUMBER is required with SIGNAL_API_URL")
+	case c.Signal.APIURL == "" && c.Signal.Number != "":
+		return fmt.Errorf("configuration: SIGNAL_API_URL is required with SIGNAL_NUMBER (unset both to run the sandbox)")
 	case c.Pipeline.Limit < 1:
 		return fmt.Errorf("configuration: LIMIT must be at least 1, got %d", c.Pipeline.Limit)
 	case c.Pipeline.QueueDepth < 1:

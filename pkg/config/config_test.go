@@ -42,6 +42,19 @@ func TestLoad(t *testing.T) {
 		{name: "bad limit", env: map[string]string{"LIMIT": "0"}, wantErr: "LIMIT"},
 		{name: "not a number", env: map[string]string{"LIMIT": "many"}, wantErr: "LIMIT"},
 		{name: "bad duration", env: map[string]string{"SEND_TIMEOUT": "soon"}, wantErr: "SEND_TIMEOUT"},
+		{name: "number without the REST API", env: map[string]string{"SIGNAL_NUMBER": "+48500000001"}, wantErr: "SIGNAL_API_URL is required"},
+		{name: "example token", env: map[string]string{"SELFTEST_TOKEN": ExampleToken}, wantErr: "SELFTEST_TOKEN is the example's"},
+		{name: "short token", env: map[string]string{"SELFTEST_TOKEN": "0123456789"}, wantErr: "SELFTEST_TOKEN must be at least 32"},
+		{name: "short webhook token", env: map[string]string{"WEBHOOK_TOKEN": "0123456789"}, wantErr: "WEBHOOK_TOKEN must be at least 32"},
+		{name: "no connections", env: map[string]string{"HTTP_MAX_CONNS": "0"}, wantErr: "HTTP_MAX_CONNS"},
+		{name: "bad allow-list", env: map[string]string{"UPSTREAM_ALLOW": "mirror.internal"}, wantErr: "UPSTREAM_ALLOW"},
+		{name: "decode budget too small", env: map[string]string{"DECODE_BUDGET_BYTES": "1000"}, wantErr: "DECODE_BUDGET_BYTES"},
+		{name: "long token", env: map[string]string{"SELFTEST_TOKEN": strings.Repeat("x", 32)},
+			check: func(t *testing.T, c Config) {
+				if len(c.Server.SelftestToken) != 32 {
+					t.Errorf("SELFTEST_TOKEN = %q", c.Server.SelftestToken)
+				}
+			}},
 		{name: "negative cooldown", env: map[string]string{"COOLDOWNS": "kot=-1s"}, wantErr: "COOLDOWNS"},
 	}
 	for _, tt := range tests {

@@ -17,6 +17,7 @@ type Pictures struct {
 	ShrinkQuality     int           `env:"SHRINK_QUALITY, default=82" help:"JPEG quality of re-encoded pictures, 1-100"`
 	ShrinkKeepBytes   int           `env:"SHRINK_KEEP_BYTES, default=163840" help:"a picture within the long edge and at most this many bytes is sent as it came"`
 	ShrinkGIFMaxBytes int           `env:"SHRINK_GIF_MAX_BYTES, default=1048576" help:"largest animated GIF sent as it came; larger ones send their first frame"`
+	DecodeBudget      int64         `env:"DECODE_BUDGET_BYTES, default=134217728" help:"memory all picture decodes may hold at once; a picture whose header promises more is refused (docs/pictures.md)"`
 }
 
 // PoolSize is the configured pool size of command, 0 for a command without one.
@@ -47,6 +48,8 @@ func (p Pictures) Validate() error {
 		return fmt.Errorf("configuration: SHRINK_LONG_EDGE must not be negative, got %d", p.ShrinkLongEdge)
 	case p.ShrinkQuality < 1 || p.ShrinkQuality > 100:
 		return fmt.Errorf("configuration: SHRINK_QUALITY must be 1 to 100, got %d", p.ShrinkQuality)
+	case p.DecodeBudget < 1<<20:
+		return fmt.Errorf("configuration: DECODE_BUDGET_BYTES must be at least 1048576, got %d", p.DecodeBudget)
 	case p.ShrinkKeepBytes < 0 || p.ShrinkGIFMaxBytes < 0:
 		return fmt.Errorf("configuration: SHRINK_KEEP_BYTES and SHRINK_GIF_MAX_BYTES must not be negative")
 	}

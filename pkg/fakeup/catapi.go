@@ -61,10 +61,14 @@ func (s *Server) catSearch(w http.ResponseWriter, r *http.Request) {
 		}
 		limit = min(max(limit, 1), maxLimit)
 		out := make([]catImage, 0, limit)
+		_, _, fixedURL := s.overrides()
 		for range limit {
 			id, ext, breed := s.randomCat(formats)
 			cw, ch := s.catDims(size, ext)
 			im := catImage{ID: id, URL: baseOf(r) + "/cat/images/" + size + "/" + id + "." + ext, Width: cw, Height: ch}
+			if fixedURL != "" {
+				im.URL = fixedURL
+			}
 			if breed {
 				im.Breeds = []catBreed{abyssinian}
 			}
@@ -85,6 +89,9 @@ func (s *Server) catDownload(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.respond(w, r, TargetCatDownload, kindImage, func() reply {
+		if data, ctype, _ := s.overrides(); data != nil {
+			return reply{http.StatusOK, ctype, data}
+		}
 		cw, ch := s.catDims(size, ext)
 		key := "cat/" + id + "." + ext + "/" + strconv.Itoa(cw) + "x" + strconv.Itoa(ch)
 		data := s.images.get(key, func() []byte { return encodeImage(s.cfg.Seed, "cat/"+id, ext, cw, ch) })

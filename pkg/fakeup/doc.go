@@ -16,6 +16,8 @@ const (
 	TargetCatDownload     = "cat.download"
 	TargetCommonsQuery    = "commons.query"
 	TargetCommonsDownload = "commons.download"
+	// TargetRedirect counts the hops of RedirectURL; it takes no faults.
+	TargetRedirect = "redirect"
 )
 
 // validTarget reports whether t is one of the four targets.

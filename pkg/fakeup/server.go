@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 )
@@ -46,6 +47,10 @@ type Server struct {
 	srv       *http.Server
 	base      string
 	serveDone chan struct{}
+	// set by SetCatImage and SetCatURL
+	catImage     []byte
+	catImageType string
+	catURL       string
 }
 
 // New returns a Server that is not yet listening.
@@ -69,6 +74,7 @@ func New(cfg Config) *Server {
 	}
 	s.mux.HandleFunc("GET /v1/images/search", s.catSearch)
 	s.mux.HandleFunc("GET /cat/images/{size}/{file}", s.catDownload)
+	s.mux.HandleFunc("GET /redirect", s.redirect)
 	s.mux.HandleFunc("GET /w/api.php", s.commonsAPI)
 	s.mux.HandleFunc("GET /wikipedia/commons/{h1}/{h2}/{name}", s.commonsOriginal)
 	s.mux.HandleFunc("GET /wikipedia/commons/thumb/{h1}/{h2}/{name}/{thumb}", s.commonsThumb)
@@ -132,6 +138,15 @@ func (s *Server) CatAPIURL() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.base
+}
+
+// Addr returns the host:port the fake listens on, or "" before Start: what
+// the bot's UPSTREAM_ALLOW must list for it to be reached.
+func (s *Server) Addr() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	host, _ := strings.CutPrefix(s.base, "http://")
+	return host
 }
 
 // CommonsAPIURL returns the api.php URL for CommonsConfig.APIURL, or "" before

@@ -32,11 +32,32 @@ func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
 		QueueDepth: ps.Depth, QueueCapacity: ps.Capacity, Active: ps.Active, Limit: ps.Limit,
 		Accepted: ps.Accepted, Dropped: ps.Dropped,
 		TracesOpen: ts.Open, TracesEvicted: ts.Evicted,
-		Overrides: s.d.Bot.Overrides().List(time.Now()),
+		Overrides: s.overrides(time.Now()),
 	}
 	status := http.StatusOK
 	if !h.Connected {
 		h.Status, status = "degraded", http.StatusServiceUnavailable
 	}
 	writeJSON(w, status, h)
+}
+
+// healthOverride is an active cooldown override as /healthz shows it: by
+// the group's alias, never its signal-cli id, which is a secret of the group.
+type healthOverride struct {
+	Group   string    `json:"group"`
+	Command string    `json:"command"`
+	Until   time.Time `json:"until"`
+}
+
+// overrides lists the active overrides by alias.
+func (s *Server) overrides(now time.Time) []healthOverride {
+	out := []healthOverride{}
+	for _, o := range s.d.Bot.Overrides().List(now) {
+		alias := s.d.Groups.Alias(o.Chat)
+		if alias == "" {
+			alias = "(unnamed group)"
+		}
+		out = append(out, healthOverride{Group: alias, Command: o.Command, Until: o.Until})
+	}
+	return out
 }

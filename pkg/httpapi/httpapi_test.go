@@ -18,6 +18,9 @@ import (
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
+// testToken is a SELFTEST_TOKEN of the least length the bot accepts.
+const testToken = "s3cret-s3cret-s3cret-s3cret-s3cr"
+
 func do(t *testing.T, method, url, token, body string) (int, map[string]any) {
 	t.Helper()
 	req, err := http.NewRequest(method, url, strings.NewReader(body))
@@ -27,6 +30,7 @@ func do(t *testing.T, method, url, token, body string) (int, map[string]any) {
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)
 	}
+	req.Header.Set("Content-Type", "application/json")
 	res, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
@@ -41,7 +45,7 @@ func do(t *testing.T, method, url, token, body string) (int, map[string]any) {
 }
 
 func TestSelftestErrors(t *testing.T) {
-	h := botest.New(t, sim.Config{Lossless: true}, map[string]string{"SELFTEST_TOKEN": "s3cret", "COOLDOWNS": "kot=1h"})
+	h := botest.New(t, sim.Config{Lossless: true}, map[string]string{"SELFTEST_TOKEN": testToken, "COOLDOWNS": "kot=1h"})
 	h.Start()
 	url := h.URL() + "/_selftest"
 	tests := []struct {
@@ -51,12 +55,12 @@ func TestSelftestErrors(t *testing.T) {
 	}{
 		{"no token", "POST", "", `{"group":"testbot","text":"!pomoc"}`, 401, "token"},
 		{"wrong token", "POST", "nope", `{"group":"testbot","text":"!pomoc"}`, 403, "token"},
-		{"wrong method", "GET", "s3cret", ``, 405, "POST"},
-		{"not json", "POST", "s3cret", `!pomoc`, 400, "bad body"},
-		{"unknown field", "POST", "s3cret", `{"group":"testbot","text":"!pomoc","x":1}`, 400, "bad body"},
-		{"not a command", "POST", "s3cret", `{"group":"testbot","text":"hello"}`, 400, "command"},
-		{"unknown group", "POST", "s3cret", `{"group":"rodzina","text":"!pomoc"}`, 404, "test group"},
-		{"too big", "POST", "s3cret", `{"group":"testbot","text":"!pomoc ` + strings.Repeat("a", 8<<10) + `"}`, 413, "bytes"},
+		{"wrong method", "GET", testToken, ``, 405, "POST"},
+		{"not json", "POST", testToken, `!pomoc`, 400, "bad body"},
+		{"unknown field", "POST", testToken, `{"group":"testbot","text":"!pomoc","x":1}`, 400, "bad body"},
+		{"not a command", "POST", testToken, `{"group":"testbot","text":"hello"}`, 400, "command"},
+		{"unknown group", "POST", testToken, `{"group":"rodzina","text":"!pomoc"}`, 404, "test group"},
+		{"too big", "POST", testToken, `{"group":"testbot","text":"!pomoc ` + strings.Repeat("a", 8<<10) + `"}`, 413, "bytes"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -67,7 +71,7 @@ func TestSelftestErrors(t *testing.T) {
 		})
 	}
 	t.Run("served then cooldown", func(t *testing.T) {
-		status, m := do(t, "POST", url, "s3cret", `{"group":"testbot","text":"!kot"}`)
+		status, m := do(t, "POST", url, testToken, `{"group":"testbot","text":"!kot"}`)
 		if status != 200 || m["command"] != "kot" || m["own_ms"] == nil || m["trace_id"] == "" {
 			t.Fatalf("first !kot: %d %v; want 200 with a block", status, m)
 		}
@@ -76,7 +80,7 @@ func TestSelftestErrors(t *testing.T) {
 				t.Errorf("block lacks %s: %v", k, m)
 			}
 		}
-		if status, m := do(t, "POST", url, "s3cret", `{"group":"testbot","text":"!kot"}`); status != 429 {
+		if status, m := do(t, "POST", url, testToken, `{"group":"testbot","text":"!kot"}`); status != 429 {
 			t.Errorf("second !kot: %d %v; want 429", status, m)
 		}
 	})
@@ -88,7 +92,7 @@ func TestSelftestErrors(t *testing.T) {
 			}
 			time.Sleep(time.Millisecond)
 		}
-		if status, m := do(t, "POST", url, "s3cret", `{"group":"testbot","text":"!pomoc"}`); status != 503 {
+		if status, m := do(t, "POST", url, testToken, `{"group":"testbot","text":"!pomoc"}`); status != 503 {
 			t.Errorf("selftest without the REST API: %d %v; want 503", status, m)
 		}
 	})
@@ -117,8 +121,15 @@ func TestOverride(t *testing.T) {
 			}
 		})
 	}
-	if ov, _ := h.Health()["overrides"].([]any); len(ov) != 1 {
+	ov, _ := h.Health()["overrides"].([]any)
+	if len(ov) != 1 {
 		t.Fatalf("healthz overrides = %v; want one", h.Health()["overrides"])
+	}
+	if got, _ := ov[0].(map[string]any); got["group"] != "testbot" || len(got) != 3 {
+		t.Errorf("healthz override = %v; want the group by its alias, testbot, and no id", got)
+	}
+	if raw := fmt.Sprint(h.Health()); strings.Contains(raw, sim.TestGroup().InternalID) || strings.Contains(raw, botest.TestGroupRecipient()) {
+		t.Errorf("healthz shows the test group's signal-cli id: %s", raw)
 	}
 	selftest := h.URL() + "/_selftest"
 	for range 2 { // the cooldown is off while the override lasts

@@ -2,6 +2,7 @@ package pictures
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"image"
@@ -38,11 +39,14 @@ type Options struct {
 	// came; a larger one is sent as its first frame, as a JPEG. Zero sends
 	// every animated GIF as its first frame.
 	GIFMaxBytes int
-	// MaxPixels is the largest picture (width × height) Shrink decodes, which
-	// bounds its memory to about 4 bytes a pixel; zero means DefaultMaxPixels,
-	// a 6000x4000 camera picture (96 MB decoded as RGBA, 36 MB as a JPEG's
-	// YCbCr).
+	// MaxPixels is the largest picture (width × height) Shrink decodes; zero
+	// means DefaultMaxPixels, a 6000x4000 camera picture.
 	MaxPixels int
+	// MaxDecodeBytes is the most memory one picture's decode and re-encode
+	// may allocate, as its header promises it (see decodeCost); a picture
+	// that would need more is refused with ErrTooBig before any pixel is
+	// allocated. Zero means DefaultDecodeBudget.
+	MaxDecodeBytes int64
 	// Scaler interpolates when a picture is scaled down; nil means
 	// draw.ApproxBiLinear, the fastest that looks right at these ratios.
 	Scaler draw.Scaler
@@ -68,8 +72,25 @@ type Result struct {
 // is pure: it reads data and opts and nothing else, and is safe to call
 // concurrently.
 func Shrink(data []byte, opts Options) (Result, error) {
+	return ShrinkWithin(context.Background(), data, opts, nil)
+}
+
+// ShrinkWithin is Shrink holding, while it decodes, as many bytes of budget
+// as the picture's header says decoding needs, waiting under ctx for them to
+// be free; a nil budget bounds only the one picture (opts.MaxDecodeBytes).
+func ShrinkWithin(ctx context.Context, data []byte, opts Options, budget *Budget) (Result, error) {
 	opts = opts.withDefaults()
-	d, err := decode(data, opts.MaxPixels)
+	h, err := readHeader(data, opts)
+	if err != nil {
+		return Result{}, err
+	}
+	if budget != nil {
+		if err := budget.Acquire(ctx, h.cost); err != nil {
+			return Result{}, err
+		}
+		defer budget.Release(h.cost)
+	}
+	d, err := decode(data, h)
 	if err != nil {
 		return Result{}, err
 	}
@@ -104,6 +125,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxPixels <= 0 {
 		o.MaxPixels = DefaultMaxPixels
+	}
+	if o.MaxDecodeBytes <= 0 {
+		o.MaxDecodeBytes = DefaultDecodeBudget
 	}
 	if o.Scaler == nil {
 		o.Scaler = draw.ApproxBiLinear

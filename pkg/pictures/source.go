@@ -31,6 +31,9 @@ type SourceConfig struct {
 	Fetcher Fetcher
 	// Shrink configures shrinking; Shrink.LongEdge 0 turns it off.
 	Shrink Options
+	// Budget, shared by every Source of the process, bounds the memory all
+	// their decodes hold at once; nil bounds only each picture.
+	Budget *Budget
 	// Tracer makes the shrink span; nil means no spans.
 	Tracer trace.TracerProvider
 	// Log gets one line per prepared or dropped picture; nil means slog.Default().
@@ -97,7 +100,7 @@ func (s *Source) shrink(ctx context.Context, img upstream.Image) (Result, error)
 	ctx, span := s.tracer.Start(ctx, SpanShrink, trace.WithAttributes(AttrBytesIn.Int(len(img.Data))))
 	defer span.End()
 	start := time.Now()
-	r, err := Shrink(img.Data, s.cfg.Shrink)
+	r, err := ShrinkWithin(ctx, img.Data, s.cfg.Shrink, s.cfg.Budget)
 	if err != nil {
 		span.RecordError(err)
 		span.SetStatus(codes.Error, err.Error())

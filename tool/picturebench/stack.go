@@ -59,6 +59,7 @@ func startStack(name string, env map[string]string, log *slog.Logger) (_ *stack,
 		"CAT_API_URL":   s.up.CatAPIURL(), "COMMONS_API_URL": s.up.CommonsAPIURL(),
 		"HTTP_ADDR": "127.0.0.1:0", "STATE_PATH": filepath.Join(s.dir, "state.db"),
 		"COOLDOWNS": "cat=0s,kot=0s", "SELFTEST_RATE": "1000",
+		"UPSTREAM_ALLOW": s.up.Addr(),
 	}
 	for k, v := range env {
 		vars[k] = v

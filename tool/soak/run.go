@@ -78,6 +78,7 @@ func soak(ctx context.Context, o options, progress io.Writer) (Result, error) {
 		"CAT_API_URL=" + up.CatAPIURL(), "COMMONS_API_URL=" + up.CommonsAPIURL(),
 		"HTTP_ADDR=127.0.0.1:0", "STATE_PATH=" + filepath.Join(dir, "state.db"),
 		"COOLDOWNS=pomoc=0s,ja=0s,cat=30s,kot=30s",
+		"UPSTREAM_ALLOW=" + up.Addr(),
 		"GODEBUG=schedtrace=1000,scheddetail=1",
 	})
 	if err != nil {

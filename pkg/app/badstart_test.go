@@ -1,0 +1,99 @@
+package app_test
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// testBadSecrets runs the bot with settings it must refuse at start (issue
+// 11): the example's token, a short token, and SIGNAL_NUMBER without
+// SIGNAL_API_URL (which used to start the sandbox on the production
+// STATE_PATH). Each exits 2 with one line naming the variable.
+func testBadSecrets(t *testing.T, bin string) {
+	tests := []struct {
+		name     string
+		env      []string
+		wantLine string
+	}{
+		{"the example token", []string{"SELFTEST_TOKEN=REPLACE_WITH_A_RANDOM_TOKEN"}, "SELFTEST_TOKEN is the example's placeholder"},
+		{"a 10-character selftest token", []string{"SELFTEST_TOKEN=0123456789"}, "SELFTEST_TOKEN must be at least 32 characters"},
+		{"a 10-character webhook token", []string{"WEBHOOK_TOKEN=0123456789"}, "WEBHOOK_TOKEN must be at least 32 characters"},
+		{"a number without the REST API", []string{"SIGNAL_NUMBER=+48500000001"}, "SIGNAL_API_URL is required with SIGNAL_NUMBER"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var stderr bytes.Buffer
+			cmd := exec.Command(bin)
+			cmd.Env = append([]string{"HTTP_ADDR=127.0.0.1:0", "STATE_PATH=" + t.TempDir() + "/state.db"}, tt.env...)
+			cmd.Stderr = &stderr
+			err := cmd.Run()
+			var exit *exec.ExitError
+			if !errors.As(err, &exit) || exit.ExitCode() != 2 {
+				t.Fatalf("signal-bot: %v; want exit status 2\n%s", err, stderr.String())
+			}
+			lines := strings.Split(strings.TrimSpace(stderr.String()), "\n")
+			if len(lines) != 1 || !strings.Contains(lines[0], tt.wantLine) {
+				t.Errorf("stderr = %q; want one line saying %q", stderr.String(), tt.wantLine)
+			}
+		})
+	}
+}
+
+// testSandboxState starts the sandbox (neither SIGNAL_API_URL nor
+// SIGNAL_NUMBER set) without STATE_PATH: it must keep its state beside the
+// production default, never in it.
+func testSandboxState(t *testing.T, bin string) {
+	dir := t.TempDir()
+	cmd := exec.Command(bin)
+	cmd.Dir = dir
+	cmd.Env = []string{"HTTP_ADDR=127.0.0.1:0", "SANDBOX_LATENCY=zero"}
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	running := make(chan bool, 1)
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		found := false
+		for sc.Scan() {
+			if !found && strings.Contains(sc.Text(), "signal-bot running") {
+				found = true
+				running <- true
+			}
+		}
+		if !found {
+			running <- false
+		}
+	}()
+	select {
+	case ok := <-running:
+		if !ok {
+			t.Fatal("the sandbox exited before it was running")
+		}
+	case <-time.After(30 * time.Second):
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		t.Fatal("the sandbox was not running within 30 s")
+	}
+	_ = cmd.Process.Signal(syscall.SIGTERM)
+	if err := cmd.Wait(); err != nil {
+		t.Errorf("sandbox exit: %v; want 0", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "state", "sandbox.db")); err != nil {
+		t.Errorf("sandbox state file: %v; want state/sandbox.db", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "state", "signal-bot.db")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the production default state/signal-bot.db: %v; want it never created by the sandbox", err)
+	}
+}
