@@ -111,7 +111,7 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 		return nil, fmt.Errorf("set up tracing: %w", err)
 	}
 	tp := a.tel.Provider
-	if a.store, err = store.Open(cfg.State.Path); err != nil {
+	if a.store, err = store.Open(cfg.State.Path, store.Options{CommitInterval: cfg.State.CommitInterval, Log: a.log}); err != nil {
 		return nil, err
 	}
 	hashKey, err := a.store.Secret("sender-hash-key", func() ([]byte, error) {
@@ -169,12 +169,13 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 	a.bot.SetRegistry(reg)
 	a.pipe = pipeline.New(pipeline.Config{
 		Limit: cfg.Pipeline.Limit, QueueDepth: cfg.Pipeline.QueueDepth, FrameTimeout: cfg.Pipeline.FrameTimeout,
-		Key: signalapi.SenderKey,
+		Decode: a.bot.Decode,
 	}, tp, a.bot.Handle)
 	srv := httpapi.New(httpapi.Deps{
 		Pipeline: a.pipe, OwnTime: own, Connected: a.connected, Bot: a.bot, Groups: groups, Registry: reg,
 		Account: cfg.Signal.Number, Sender: cfg.Server.SelftestSender, Token: cfg.Server.SelftestToken,
 		Timeout: cfg.Server.SelftestTimeout, Log: a.log, Metrics: a.metrics.Handler(), Rate: cfg.Server.SelftestRate,
+		State: a.store.Stats,
 	})
 	handler, err := a.receiver(srv)
 	if err != nil {

@@ -176,6 +176,13 @@ func TestMalformedFramesSkipped(t *testing.T) {
 	if n := len(h.Sim.Sent()); n != 1 {
 		t.Errorf("%d replies; want 1", n)
 	}
+	logs := h.Logs.String()
+	if n := strings.Count(logs, `msg="malformed frame skipped"`); n != 3 {
+		t.Errorf("%d malformed frames logged; want 3 (not json, a number as sender, a string as envelope)", n)
+	}
+	if n := strings.Count(logs, `msg="error frame from signal-cli-rest-api skipped"`); n != 1 {
+		t.Errorf("%d error frames logged; want 1", n)
+	}
 }
 
 // A hidden number is answered by UUID.

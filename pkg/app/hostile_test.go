@@ -33,7 +33,10 @@ func TestHostilePicturesApologyOrPicture(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			h := botest.New(t, sim.Config{Lossless: true}, map[string]string{"POOL_SIZE_CAT": "0"})
+			// Decoding the bomb's 24 MP frame takes seconds under -race on a
+			// loaded machine: give it a minute, so the test checks what is
+			// sent, not how fast.
+			h := botest.New(t, sim.Config{Lossless: true}, map[string]string{"POOL_SIZE_CAT": "0", "UPSTREAM_TIMEOUT": "60s"})
 			h.Up.SetCatImage(tt.data, tt.ctype)
 			h.Start()
 			h.Say(alice, "", "!cat")

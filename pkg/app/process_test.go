@@ -39,6 +39,7 @@ func TestProcess(t *testing.T) {
 	t.Run("SIGTERM finishes the queue", func(t *testing.T) { testSigtermDrains(t, bin) })
 	t.Run("SIGTERM past SHUTDOWN_TIMEOUT counts the cut", func(t *testing.T) { testSigtermCuts(t, bin) })
 	t.Run("kill -9 loses no committed use", func(t *testing.T) { testKillKeepsUses(t, bin) })
+	t.Run("kill -9 keeps a prefix of the uses", func(t *testing.T) { testKillKeepsPrefix(t, bin) })
 	t.Run("a removed variable stops the bot", func(t *testing.T) { testRenamedVariable(t, bin) })
 	t.Run("a weak secret or a number without the REST API stops the bot", func(t *testing.T) { testBadSecrets(t, bin) })
 	t.Run("the sandbox keeps its own state file", func(t *testing.T) { testSandboxState(t, bin) })
@@ -291,14 +292,17 @@ func total(m map[string]int) int {
 }
 
 // SIGTERM while 40 slow sends are queued behind LIMIT=4: every accepted frame
-// is answered, nothing is cut off, every frame's spans are flushed, exit 0.
+// is answered, nothing is cut off, every frame's spans are flushed, exit 0,
+// and every use is in the state file. The commit interval is one the test
+// never reaches, so the uses are there because the shutdown committed them.
 func testSigtermDrains(t *testing.T, bin string) {
 	const frames = 40
 	w := newWorld(t, sim.Config{Lossless: true, Latency: sim.Latency{Send: 100 * time.Millisecond}})
-	w.env["LIMIT"], w.env["SHUTDOWN_TIMEOUT"] = "4", "30s"
+	w.env["LIMIT"], w.env["SHUTDOWN_TIMEOUT"], w.env["STATE_COMMIT_INTERVAL"] = "4", "30s", "1m"
 	p := startBot(t, bin, w.env)
+	number := func(i int) string { return fmt.Sprintf("+4873000%04d", i) }
 	for i := range frames {
-		w.say(t, fmt.Sprintf("+4873000%04d", i), "!pomoc")
+		w.say(t, number(i), "!pomoc")
 	}
 	waitFor(t, "every frame accepted", func() bool { return p.health(t)["accepted"] == float64(frames) })
 	if h := p.health(t); h["queue_depth"] == float64(0) {
@@ -316,6 +320,15 @@ func testSigtermDrains(t *testing.T, bin string) {
 	reqs, got := w.spans.outcomes()
 	if got["served"] != frames || total(got) != frames {
 		t.Errorf("exported frames by outcome %v; want %d served", got, frames)
+	}
+	uses, chat := readUses(t, w.env["STATE_PATH"], "pomoc", frames, number)
+	for i := range frames {
+		if n := uses[number(i)]; n != 1 {
+			t.Errorf("%s: %d uses of !pomoc in the state file; want 1", number(i), n)
+		}
+	}
+	if chat != frames {
+		t.Errorf("the chat's !pomoc count in the state file = %d; want %d", chat, frames)
 	}
 	t.Logf("SIGTERM with the queue full: %d replies, exit 0, %d frame traces flushed in %d OTLP requests", frames, total(got), reqs)
 }
@@ -356,8 +369,10 @@ func testSigtermCuts(t *testing.T, bin string) {
 }
 
 // kill -9 in the middle of a burst of !kot (cooldown 1 h) from 40 people.
-// Every picture that went out has its use on disk; after a restart each
-// committed use still holds its cooldown and an uncommitted one does not.
+// The file holds at most one use per person and a chat count that matches
+// them (a consistent state, nothing invented); a picture sent within the last
+// commit interval may have no use on disk. After a restart each committed use
+// still holds its cooldown and an uncommitted one does not.
 func testKillKeepsUses(t *testing.T, bin string) {
 	const senders = 40
 	w := newWorld(t, sim.Config{Lossless: true, Latency: sim.Latency{Send: 20 * time.Millisecond}})
@@ -372,15 +387,18 @@ func testKillKeepsUses(t *testing.T, bin string) {
 		t.Fatalf("exit code %d after SIGKILL; want -1 (killed)", code)
 	}
 	pictures := repliesTo(w.sim.Sent())
-	uses := readUses(t, w.env["STATE_PATH"], senders, number)
+	uses, chat := readUses(t, w.env["STATE_PATH"], "kot", senders, number)
 	committed, sent := 0, 0
 	for i := range senders {
 		n := number(i)
 		committed += int(uses[n])
 		sent += pictures[n]
-		if uses[n] < int64(pictures[n]) || uses[n] > 1 {
-			t.Errorf("%s: %d uses on disk, %d pictures sent; want pictures ≤ uses ≤ 1", n, uses[n], pictures[n])
+		if uses[n] > 1 {
+			t.Errorf("%s: %d uses on disk; want at most 1", n, uses[n])
 		}
+	}
+	if chat != int64(committed) {
+		t.Errorf("the chat's !kot count on disk = %d, the people's uses sum to %d; want them equal", chat, committed)
 	}
 	t.Logf("kill -9 after %d pictures: %d uses committed of %d frames", sent, committed, senders)
 	if committed == senders {
@@ -418,25 +436,30 @@ func testKillKeepsUses(t *testing.T, bin string) {
 }
 
 // readUses opens the state file of a stopped bot and returns each sender's
-// !kot count, keyed by number (the bot keys tallies by the sender's UUID).
-func readUses(t *testing.T, path string, senders int, number func(int) string) map[string]int64 {
+// count of command, keyed by number (the bot keys tallies by the sender's
+// UUID), and the direct chat's count of it.
+func readUses(t *testing.T, path, command string, senders int, number func(int) string) (uses map[string]int64, chat int64) {
 	t.Helper()
-	st, err := store.Open(path)
+	st, err := store.Open(path, store.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	uses := map[string]int64{}
+	uses = map[string]int64{}
 	for i := range senders {
 		ts, err := st.Tallies(sim.UUIDOf(number(i)))
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, tl := range ts {
-			if tl.Command == "kot" {
+			if tl.Command == command {
 				uses[number(i)] = tl.Count
 			}
 		}
 	}
-	return uses
+	chat, err = st.ChatCount("direct", command)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return uses, chat
 }

@@ -52,6 +52,7 @@ type Bot struct {
 	d      Deps
 	tracer trace.Tracer
 	recent *recentSet
+	hashes *senderHashes
 }
 
 // New returns a Bot.
@@ -65,7 +66,7 @@ func New(d Deps) *Bot {
 	if d.Recorder == nil {
 		d.Recorder = noRecorder{}
 	}
-	return &Bot{d: d, tracer: d.Tracer.Tracer(telemetry.TracerName), recent: newRecentSet(4096)}
+	return &Bot{d: d, tracer: d.Tracer.Tracer(telemetry.TracerName), recent: newRecentSet(4096), hashes: newSenderHashes(d.HashKey, 4096)}
 }
 
 // Cooldown is command c's cooldown in chat: configured, or zero while an

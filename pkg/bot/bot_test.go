@@ -3,6 +3,8 @@ package bot
 import (
 	"testing"
 	"time"
+
+	"signal-bot/pkg/telemetry"
 )
 
 func TestOverridesExpire(t *testing.T) {
@@ -56,5 +58,19 @@ func TestGroups(t *testing.T) {
 	g := NewGroups(map[string]string{"testbot": "id1", "rodzina": "id2"}, []string{"testbot", "missing"})
 	if !g.IsTest("id1") || g.IsTest("id2") || g.Alias("id2") != "rodzina" {
 		t.Errorf("groups = %+v", g)
+	}
+}
+
+// The cached hash is the HMAC itself, and the cache stays within its size.
+func TestSenderHashesCache(t *testing.T) {
+	key := []byte("k")
+	c := newSenderHashes(key, 2)
+	for i, sender := range []string{"a", "b", "a", "c", "d", "a"} {
+		if got, want := c.get(sender), telemetry.SenderHash(key, sender); got != want {
+			t.Errorf("step %d: get(%s) = %s; want %s", i, sender, got, want)
+		}
+		if len(c.m) > 2 {
+			t.Errorf("step %d: %d senders cached; want at most 2", i, len(c.m))
+		}
 	}
 }

@@ -51,18 +51,21 @@ func (b *Bot) dispatch(ctx context.Context, f *pipeline.Frame, slot *pipeline.Sl
 		}
 		span.End()
 	}()
-	frame, err := signalapi.DecodeFrame(f.Raw)
-	if err != nil {
-		b.d.Log.WarnContext(ctx, "malformed frame skipped", "bytes", len(f.Raw), "err", telemetry.RedactErr(err))
+	d, ok := f.Msg.(*Decoded)
+	if !ok { // a pipeline without Decode
+		d = b.decode(f.Raw)
+	}
+	if d.Err != nil {
+		b.d.Log.WarnContext(ctx, "malformed frame skipped", "bytes", len(f.Raw), "err", telemetry.RedactErr(d.Err))
 		return nil, nil
 	}
-	in, skip := signalapi.Classify(frame, b.d.API.Number())
-	if skip != signalapi.SkipNone {
-		if skip == signalapi.SkipError {
-			b.d.Log.WarnContext(ctx, "error frame from signal-cli-rest-api skipped", "error", telemetry.RedactText(frame.Error))
+	if d.Skip != signalapi.SkipNone {
+		if d.Skip == signalapi.SkipError {
+			b.d.Log.WarnContext(ctx, "error frame from signal-cli-rest-api skipped", "error", telemetry.RedactText(d.ErrorText))
 		}
 		return nil, nil
 	}
+	in := d.In
 	name, args, ok := commands.Parse(in.Text)
 	if !ok {
 		return nil, nil
@@ -77,7 +80,7 @@ func (b *Bot) dispatch(ctx context.Context, f *pipeline.Frame, slot *pipeline.Sl
 		chatKind = telemetry.ChatGroup
 	}
 	span.SetAttributes(
-		telemetry.AttrSender.String(telemetry.SenderHash(b.d.HashKey, in.SenderKey())),
+		telemetry.AttrSender.String(b.hashes.get(in.SenderKey())),
 		telemetry.AttrChat.String(chatKind),
 		telemetry.AttrArgsLen.Int(len(args)),
 	)

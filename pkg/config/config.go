@@ -77,6 +77,8 @@ type Server struct {
 // State configures the state file.
 type State struct {
 	Path string `env:"STATE_PATH, default=state/signal-bot.db" help:"tallies and cooldowns (bbolt file, mode 0600)"`
+	// CommitInterval is the group commit's window; see docs/state.md.
+	CommitInterval time.Duration `env:"STATE_COMMIT_INTERVAL, default=10ms" help:"uses are committed to STATE_PATH in one transaction per interval; a kill -9 forgets at most the last interval's"`
 }
 
 // Config is every concern's settings.
@@ -123,6 +125,8 @@ func (c Config) check() error {
 		return fmt.Errorf("configuration: SIGNAL_API_URL is required with SIGNAL_NUMBER (unset both to run the sandbox)")
 	case c.Pipeline.Limit < 1:
 		return fmt.Errorf("configuration: LIMIT must be at least 1, got %d", c.Pipeline.Limit)
+	case c.State.CommitInterval < 0 || c.State.CommitInterval > time.Minute:
+		return fmt.Errorf("configuration: STATE_COMMIT_INTERVAL must be 0 to 1m, got %v", c.State.CommitInterval)
 	case c.Pipeline.QueueDepth < 1:
 		return fmt.Errorf("configuration: QUEUE_DEPTH must be at least 1, got %d", c.Pipeline.QueueDepth)
 	case c.Signal.ReceiveMode != ReceiveWebsocket && c.Signal.ReceiveMode != ReceiveWebhook:

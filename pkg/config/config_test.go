@@ -17,6 +17,9 @@ func TestLoadDefaults(t *testing.T) {
 	if got, want := c.Commands.Cooldowns["kot"], 30*time.Second; got != want {
 		t.Errorf("kot cooldown = %v; want %v", got, want)
 	}
+	if got, want := c.State.CommitInterval, 10*time.Millisecond; got != want {
+		t.Errorf("STATE_COMMIT_INTERVAL = %v; want %v", got, want)
+	}
 	if got, want := c.Server.Addr, "127.0.0.1:9923"; got != want {
 		t.Errorf("HTTP_ADDR = %q; want %q", got, want)
 	}
@@ -56,6 +59,13 @@ func TestLoad(t *testing.T) {
 				}
 			}},
 		{name: "negative cooldown", env: map[string]string{"COOLDOWNS": "kot=-1s"}, wantErr: "COOLDOWNS"},
+		{name: "commit interval", env: map[string]string{"STATE_COMMIT_INTERVAL": "0s"},
+			check: func(t *testing.T, c Config) {
+				if c.State.CommitInterval != 0 {
+					t.Errorf("STATE_COMMIT_INTERVAL = %v; want 0s", c.State.CommitInterval)
+				}
+			}},
+		{name: "negative commit interval", env: map[string]string{"STATE_COMMIT_INTERVAL": "-1ms"}, wantErr: "STATE_COMMIT_INTERVAL"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -3,6 +3,8 @@ package httpapi
 import (
 	"net/http"
 	"time"
+
+	"signal-bot/pkg/store"
 )
 
 // Health is GET /healthz.
@@ -18,6 +20,8 @@ type Health struct {
 	TracesOpen    int    `json:"traces_open"`
 	TracesEvicted uint64 `json:"traces_evicted"`
 	Overrides     any    `json:"overrides"`
+	// State is the state file's writer: uses not yet on disk, commits, failures.
+	State *store.WriterStats `json:"state,omitempty"`
 }
 
 func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
@@ -33,6 +37,10 @@ func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
 		Accepted: ps.Accepted, Dropped: ps.Dropped,
 		TracesOpen: ts.Open, TracesEvicted: ts.Evicted,
 		Overrides: s.overrides(time.Now()),
+	}
+	if s.d.State != nil {
+		st := s.d.State()
+		h.State = &st
 	}
 	status := http.StatusOK
 	if !h.Connected {

@@ -19,6 +19,7 @@ import (
 	"signal-bot/pkg/bot"
 	"signal-bot/pkg/commands"
 	"signal-bot/pkg/pipeline"
+	"signal-bot/pkg/store"
 	"signal-bot/pkg/telemetry"
 )
 
@@ -40,6 +41,7 @@ type Deps struct {
 	Metrics   http.Handler  // nil: no /metrics
 	Rate      float64       // selftest requests per second; 0: unlimited
 	Log       *slog.Logger
+	State     func() store.WriterStats // the state file's writer; nil: not reported
 }
 
 // Server is the handler of the bot's endpoints.

@@ -27,7 +27,8 @@ type Frame struct {
 	ReadAt    time.Time
 	Synthetic bool
 	Seq       uint64     // arrival order
-	Key       string     // the sender, from Config.Key
+	Key       string     // the sender, from Config.Decode
+	Msg       any        // what Config.Decode made of Raw; nil without one
 	Root      trace.Span // the frame's root span; the pipeline ends it
 }
 
@@ -41,9 +42,10 @@ type Config struct {
 	Limit        int           // tasks at once
 	QueueDepth   int           // frames waiting for a slot
 	FrameTimeout time.Duration // a task's deadline
-	// Key names the sender of a raw frame ("" if unknown). Frames with the
-	// same key take turns (see Slot.Turn). Nil: no ordering.
-	Key func(raw []byte) string
+	// Decode reads a raw frame, once, before its task starts: it returns the
+	// sender ("" if unknown), whose frames take turns (see Slot.Turn), and the
+	// decoded message, which the task finds in Frame.Msg. Nil: no ordering.
+	Decode func(raw []byte) (key string, msg any)
 }
 
 // Pipeline is the intake FIFO and the task slots. Create it with New, start
@@ -127,8 +129,8 @@ func (p *Pipeline) Offer(raw []byte, readAt time.Time, synthetic bool) (trace.Sp
 func (p *Pipeline) Run() {
 	defer close(p.stopped)
 	for f := range p.fifo {
-		if p.cfg.Key != nil {
-			f.Key = p.cfg.Key(f.Raw)
+		if p.cfg.Decode != nil {
+			f.Key, f.Msg = p.cfg.Decode(f.Raw)
 			p.turns.reserve(f.Key, f.Seq) // in arrival order: the scheduler is one goroutine
 		}
 		// The frame's task starts only once a slot is free. (Taking the frame

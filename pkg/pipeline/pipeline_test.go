@@ -144,7 +144,7 @@ func TestTurnsKeepEachSendersOrder(t *testing.T) {
 	got := map[string][]string{}
 	var done sync.WaitGroup
 	done.Add(3 * perSender)
-	p := start(t, Config{Limit: 4, QueueDepth: 100, Key: func(raw []byte) string { return string(raw[:1]) }},
+	p := start(t, Config{Limit: 4, QueueDepth: 100, Decode: func(raw []byte) (string, any) { return string(raw[:1]), len(raw) }},
 		func(ctx context.Context, f *Frame, s *Slot) {
 			defer done.Done()
 			if err := s.Turn(ctx, f); err != nil {
@@ -153,6 +153,9 @@ func TestTurnsKeepEachSendersOrder(t *testing.T) {
 			}
 			if !s.Held() {
 				t.Error("Turn returned without a slot")
+			}
+			if f.Msg != len(f.Raw) {
+				t.Errorf("frame %s carries %v; want what Decode returned, %d", f.Raw, f.Msg, len(f.Raw))
 			}
 			mu.Lock()
 			got[f.Key] = append(got[f.Key], string(f.Raw))

@@ -1,9 +1,6 @@
 package signalapi
 
-import (
-	"encoding/json"
-	"strings"
-)
+import "strings"
 
 // Incoming is a text message from a user, the only kind of frame the bot answers.
 type Incoming struct {
@@ -114,20 +111,4 @@ func deref(s *string) string {
 		return ""
 	}
 	return *s
-}
-
-// SenderKey reads just the sender of a raw frame (as Incoming.SenderKey), so
-// frames can be ordered per sender before they are dispatched. Anything
-// unreadable gives "".
-func SenderKey(raw []byte) string {
-	var f struct {
-		Envelope struct {
-			SourceNumber *string `json:"sourceNumber"`
-			SourceUUID   *string `json:"sourceUuid"`
-		} `json:"envelope"`
-	}
-	if json.Unmarshal(raw, &f) != nil {
-		return ""
-	}
-	return Incoming{SenderNumber: deref(f.Envelope.SourceNumber), SenderUUID: deref(f.Envelope.SourceUUID)}.SenderKey()
 }

@@ -1,15 +1,23 @@
-// Package store keeps the bot's tallies and cooldowns in an embedded bbolt
-// file, so a restart resets neither. Every use is one fsynced transaction:
-// once Use returns, a kill -9 cannot lose it.
+// Package store keeps the bot's tallies and cooldowns in memory and makes
+// them durable in an embedded bbolt file, so a restart resets neither. A use
+// is checked and recorded in memory; one writer goroutine commits the changes
+// of each STATE_COMMIT_INTERVAL in one transaction (group commit: one fsync
+// for all of them), so the disk is off every reply's path. Close commits
+// everything still queued. A kill -9 or a power loss forgets at most the uses
+// of the last commit interval (and of the commit then running), and the file
+// always holds the state after some prefix of the uses, in order.
 package store
 
 import (
+	"context"
 	"encoding/binary"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -20,13 +28,34 @@ var (
 	bucketChats = []byte("chats") // chat \x00 command → count
 )
 
-// Store is the state file. It is safe for concurrent use.
-type Store struct {
-	db *bolt.DB
+// Options tune the store.
+type Options struct {
+	// CommitInterval is how long the writer collects changes before it
+	// commits them in one transaction; zero commits as soon as it is free.
+	CommitInterval time.Duration
+	Log            *slog.Logger // commit failures; nil: not logged
 }
 
-// Open opens (creating with mode 0600, in a 0700 folder) the state file at path.
-func Open(path string) (*Store, error) {
+// Store is the state: in memory, committed to the file by its Writer. It is
+// safe for concurrent use.
+type Store struct {
+	db *bolt.DB
+	w  *Writer
+
+	mu    sync.Mutex
+	uses  map[string]map[string]use // sender → command → use
+	chats map[string]int64          // chat \x00 command → count
+}
+
+// use is one sender's tally of one command.
+type use struct {
+	last  time.Time
+	count int64
+}
+
+// Open opens (creating with mode 0600, in a 0700 folder) the state file at
+// path, reads it into memory and starts its writer.
+func Open(path string, o Options) (*Store, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("open state %s: %w", path, err)
 	}
@@ -34,23 +63,67 @@ func Open(path string) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open state %s: %w", path, err)
 	}
+	s := &Store{db: db, uses: map[string]map[string]use{}, chats: map[string]int64{}}
 	err = db.Update(func(tx *bolt.Tx) error {
 		for _, b := range [][]byte{bucketUses, bucketChats} {
 			if _, err := tx.CreateBucketIfNotExists(b); err != nil {
 				return err
 			}
 		}
-		return nil
+		return s.load(tx)
 	})
 	if err != nil {
 		db.Close()
-		return nil, fmt.Errorf("open state %s: create buckets: %w", path, err)
+		return nil, fmt.Errorf("open state %s: %w", path, err)
 	}
-	return &Store{db: db}, nil
+	s.w = newWriter(db, o.CommitInterval, o.Log)
+	return s, nil
 }
 
-// Close closes the file.
-func (s *Store) Close() error { return s.db.Close() }
+// load reads the file's tallies into memory.
+func (s *Store) load(tx *bolt.Tx) error {
+	err := tx.Bucket(bucketUses).ForEach(func(k, v []byte) error {
+		sender, command, ok := strings.Cut(string(k), "\x00")
+		if !ok {
+			return nil
+		}
+		last, count := decodeUse(v)
+		s.tallyOf(sender)[command] = use{last: last, count: count}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("read uses: %w", err)
+	}
+	return tx.Bucket(bucketChats).ForEach(func(k, v []byte) error {
+		if len(v) == 8 {
+			s.chats[string(k)] = int64(binary.BigEndian.Uint64(v))
+		}
+		return nil
+	})
+}
+
+// tallyOf returns sender's map, creating it; s.mu is held (or s is not shared yet).
+func (s *Store) tallyOf(sender string) map[string]use {
+	m := s.uses[sender]
+	if m == nil {
+		m = map[string]use{}
+		s.uses[sender] = m
+	}
+	return m
+}
+
+// Close commits every change still queued, stops the writer and closes the file.
+func (s *Store) Close() error {
+	err := s.w.Close()
+	if cerr := s.db.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// Writer is the state file's writer, for other kinds of records to be
+// committed through the same group commit.
+func (s *Store) Writer() *Writer { return s.w }
 
 // UseResult tells whether a use passed its cooldown.
 type UseResult struct {
@@ -60,37 +133,41 @@ type UseResult struct {
 }
 
 // Use checks sender's cooldown for command and, if it has passed, records the
-// use in chat at now — both in one transaction. The caller holds the sender's
-// lock, so two quick uses cannot both pass.
+// use in chat at now, in memory and atomically, and queues it for the next
+// commit. Two uses cannot both pass one cooldown.
 func (s *Store) Use(sender, chat, command string, now time.Time, cooldown time.Duration) (UseResult, error) {
-	var r UseResult
-	err := s.db.Update(func(tx *bolt.Tx) error {
-		uses := tx.Bucket(bucketUses)
-		k := key(sender, command)
-		last, count := decodeUse(uses.Get(k))
-		if cooldown > 0 && !last.IsZero() {
-			if left := last.Add(cooldown).Sub(now); left > 0 {
-				r = UseResult{Remaining: left, Count: count}
-				return nil
-			}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t := s.tallyOf(sender)
+	u := t[command]
+	if cooldown > 0 && !u.last.IsZero() {
+		if left := u.last.Add(cooldown).Sub(now); left > 0 {
+			return UseResult{Remaining: left, Count: u.count}, nil
 		}
-		count++
-		r = UseResult{Allowed: true, Count: count}
-		if err := uses.Put(k, encodeUse(now, count)); err != nil {
-			return err
-		}
-		chats := tx.Bucket(bucketChats)
-		ck := key(chat, command)
-		n := int64(0)
-		if v := chats.Get(ck); len(v) == 8 {
-			n = int64(binary.BigEndian.Uint64(v))
-		}
-		return chats.Put(ck, binary.BigEndian.AppendUint64(nil, uint64(n+1)))
-	})
-	if err != nil {
+	}
+	ck := chat + "\x00" + command
+	r := useRecord{key: key(sender, command), use: encodeUse(now, u.count+1), chatKey: []byte(ck), chat: s.chats[ck] + 1}
+	// Queued under s.mu, so the file receives the uses in the order memory did.
+	if _, err := s.w.Add(r); err != nil {
 		return UseResult{}, fmt.Errorf("record use of %s: %w", command, err)
 	}
-	return r, nil
+	t[command] = use{last: now, count: u.count + 1}
+	s.chats[ck] = r.chat
+	return UseResult{Allowed: true, Count: u.count + 1}, nil
+}
+
+// useRecord is one use as the file stores it: the sender's tally and the chat's count.
+type useRecord struct {
+	key, use, chatKey []byte
+	chat              int64
+}
+
+// Commit writes the use.
+func (r useRecord) Commit(tx *bolt.Tx) error {
+	if err := tx.Bucket(bucketUses).Put(r.key, r.use); err != nil {
+		return err
+	}
+	return tx.Bucket(bucketChats).Put(r.chatKey, binary.BigEndian.AppendUint64(nil, uint64(r.chat)))
 }
 
 // Tally is one command's use count and last use by one sender.
@@ -100,35 +177,24 @@ type Tally struct {
 	Last    time.Time
 }
 
-// Tallies lists sender's uses per command, by command name.
+// Tallies lists sender's uses per command, by command name, from memory.
 func (s *Store) Tallies(sender string) ([]Tally, error) {
-	var ts []Tally
-	prefix := []byte(sender + "\x00")
-	err := s.db.View(func(tx *bolt.Tx) error {
-		c := tx.Bucket(bucketUses).Cursor()
-		for k, v := c.Seek(prefix); k != nil && strings.HasPrefix(string(k), string(prefix)); k, v = c.Next() {
-			last, count := decodeUse(v)
-			ts = append(ts, Tally{Command: string(k[len(prefix):]), Count: count, Last: last})
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("read tallies: %w", err)
+	s.mu.Lock()
+	t := s.uses[sender]
+	ts := make([]Tally, 0, len(t))
+	for c, u := range t {
+		ts = append(ts, Tally{Command: c, Count: u.count, Last: u.last})
 	}
+	s.mu.Unlock()
 	sort.Slice(ts, func(i, j int) bool { return ts[i].Command < ts[j].Command })
 	return ts, nil
 }
 
 // ChatCount is how often command was used in chat.
 func (s *Store) ChatCount(chat, command string) (int64, error) {
-	var n int64
-	err := s.db.View(func(tx *bolt.Tx) error {
-		if v := tx.Bucket(bucketChats).Get(key(chat, command)); len(v) == 8 {
-			n = int64(binary.BigEndian.Uint64(v))
-		}
-		return nil
-	})
-	return n, err
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.chats[chat+"\x00"+command], nil
 }
 
 func key(a, b string) []byte { return []byte(a + "\x00" + b) }
@@ -171,3 +237,10 @@ func (s *Store) Secret(name string, gen func() ([]byte, error)) ([]byte, error) 
 	}
 	return out, nil
 }
+
+// WaitCommitted waits until every change made before the call is on disk, or
+// ctx ends. It does not hurry the writer.
+func (s *Store) WaitCommitted(ctx context.Context) error { return s.w.Wait(ctx, s.w.Last()) }
+
+// Stats describe the writer's queue and commits.
+func (s *Store) Stats() WriterStats { return s.w.Stats() }

@@ -9,7 +9,7 @@ import (
 
 func open(t *testing.T, path string) *Store {
 	t.Helper()
-	s, err := Open(path)
+	s, err := Open(path, Options{CommitInterval: time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -74,3 +74,10 @@ func BenchmarkFrame(b *testing.B) {
 		}
 	})
 }
+
+func BenchmarkSenderHash(b *testing.B) {
+	key := make([]byte, 32)
+	for b.Loop() {
+		_ = SenderHash(key, "1e5f7c1a-3b7e-4c55-9a0b-5d1f0e2a7c11")
+	}
+}

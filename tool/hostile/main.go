@@ -11,8 +11,9 @@
 //	go run ./tool/hostile --parallel 8 --rounds 3
 //
 // The simulator (lossless, zero latency) and the fake upstreams run in this
-// process, on loopback. Exit status: 0 when the bot answered every !cat and
-// exited cleanly each time, 1 otherwise, 2 for usage errors.
+// process, on loopback. Exit status: 0 when the bot answered every !cat,
+// stayed under --max-rss and exited cleanly each time, 1 otherwise, 2 for
+// usage errors.
 package main
 
 import (
@@ -66,6 +67,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	parallel := fs.Int("parallel", 8, "!cat sent at once per round (the bot's LIMIT is 8)")
 	rounds := fs.Int("rounds", 3, "rounds per picture")
 	bin := fs.String("bot", "", "signal-bot binary; empty: build ./cmd/signal-bot")
+	maxRSS := fs.Float64("max-rss", 560, "the stated bound, MB: exit 1 when a peak RSS is over it (docs/faults.md, hostile input)")
 	if err := fs.Parse(args); err != nil || *parallel < 1 || *parallel > 64 || *rounds < 1 {
 		return 2
 	}
@@ -91,7 +93,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 		fmt.Fprintf(stdout, "%-32s %8d %8d %8.1f MB %7.1f MB\n", p.name, r.pictures, r.apologies, mb(r.hwm), mb(r.rss))
-		ok = ok && r.pictures+r.apologies == *parallel**rounds && r.exit == 0
+		ok = ok && r.pictures+r.apologies == *parallel**rounds && r.exit == 0 && mb(r.hwm) <= *maxRSS
 	}
 	if !ok {
 		return 1

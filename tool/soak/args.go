@@ -25,6 +25,13 @@ type options struct {
 	bot      string        // a signal-bot binary; "" builds ./cmd/signal-bot
 	race     bool          // build the bot with the race detector
 	json     bool          // one JSON document instead of the text report
+
+	// The loopback-limit mode (--burst): see burst.go.
+	burst    int    // frames of one burst; 0: soak instead
+	limit    int    // the bot's LIMIT in the burst
+	workers  int    // the trivial sender's concurrent POSTs
+	rounds   int    // trivial sender then burst, this many times
+	stateDir string // where the bot's state file goes ("": a temporary folder)
 }
 
 // frames is the number of frames the run sends.
@@ -45,6 +52,11 @@ func parseArgs(args []string, usage io.Writer) (options, error) {
 	fs.StringVar(&o.bot, "bot", "", "signal-bot binary to run (default: go build ./cmd/signal-bot)")
 	fs.BoolVar(&o.race, "race", false, "build the bot with the race detector")
 	fs.BoolVar(&o.json, "json", false, "print one JSON document")
+	fs.IntVar(&o.burst, "burst", 0, "loopback-limit mode: a trivial sender POSTs /v2/send this many times, then the bot answers a burst of this many !pomoc; prints both rates and their ratio")
+	fs.IntVar(&o.limit, "limit", 32, "the bot's LIMIT in --burst mode")
+	fs.IntVar(&o.workers, "workers", 32, "the trivial sender's concurrent requests in --burst mode")
+	fs.IntVar(&o.rounds, "rounds", 3, "--burst mode: trivial sender then bot, this many times in one run")
+	fs.StringVar(&o.stateDir, "state-dir", "", "--burst mode: folder of the bot's state file (default: a temporary folder on disk)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return o, errHelp
@@ -54,6 +66,13 @@ func parseArgs(args []string, usage io.Writer) (options, error) {
 	switch {
 	case fs.NArg() > 0:
 		return o, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	case o.burst != 0:
+		set := false
+		fs.Visit(func(f *flag.Flag) { set = set || f.Name == "senders" })
+		if !set {
+			o.senders = burstSenders
+		}
+		return o, o.checkBurst()
 	case o.rate < 1 || o.rate > maxRate:
 		return o, fmt.Errorf("--rate must be 1 to %d, got %d", maxRate, o.rate)
 	case o.duration < time.Second || o.duration > maxDuration:

@@ -5,6 +5,12 @@
 //
 //	go run ./tool/soak                          # 100 frames/s for 10 minutes
 //	go run ./tool/soak --rate 50 --duration 30s --json
+//	go run ./tool/soak --burst 5000 --senders 100 --limit 32   # the loopback limit
+//
+// --burst is the loopback-limit yardstick (docs/throughput.md): in one run,
+// against the same simulator, a trivial client POSTs /v2/send --burst times
+// from --workers goroutines, then the bot answers a burst of as many !pomoc;
+// each of --rounds rounds prints both rates and their ratio.
 //
 // The simulator (lossless, zero latency) and the fake picture upstreams run
 // in this process; the bot runs as a child process, built from

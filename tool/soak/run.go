@@ -26,7 +26,30 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "soak:", err)
 		return 2
 	}
+	if o.burst > 0 {
+		return runBurstMode(ctx, o, stdout, stderr)
+	}
 	r, err := soak(ctx, o, stderr)
+	if err != nil {
+		fmt.Fprintln(stderr, "soak:", err)
+		if ctx.Err() != nil {
+			return 130
+		}
+		return 1
+	}
+	if err := r.print(stdout, o.json); err != nil {
+		fmt.Fprintln(stderr, "soak:", err)
+		return 1
+	}
+	if !r.ok() {
+		return 1
+	}
+	return 0
+}
+
+// runBurstMode is run for --burst.
+func runBurstMode(ctx context.Context, o options, stdout, stderr io.Writer) int {
+	r, err := runBurst(ctx, o, stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, "soak:", err)
 		if ctx.Err() != nil {
@@ -122,6 +145,9 @@ func soak(ctx context.Context, o options, progress io.Writer) (Result, error) {
 		return r, err
 	}
 	r.ExitCode, err = c.stop()
+	if r.ExitCode != 0 {
+		fmt.Fprintf(progress, "soak: the bot exited %d; its last lines:\n%s\n", r.ExitCode, c.log.tail())
+	}
 	if err != nil {
 		return r, err
 	}

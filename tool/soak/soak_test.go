@@ -13,17 +13,24 @@ import (
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
-// A short soak: every frame is answered exactly once and the bot exits 0.
-func TestShortSoak(t *testing.T) {
+// Both modes against one build of the bot.
+func TestShortRuns(t *testing.T) {
 	if testing.Short() {
 		t.Skip("skipped under -short (testing.Short): builds and runs the signal-bot binary")
 	}
-	args := []string{"--duration", "5s", "--rate", "50", "--senders", "10", "--json"}
-	if raceEnabled {
-		args = append(args, "--race")
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
 	defer cancel()
+	bin, err := buildBot(ctx, t.TempDir(), raceEnabled)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Run("soak", func(t *testing.T) { testShortSoak(ctx, t, bin) })
+	t.Run("burst", func(t *testing.T) { testShortBurst(ctx, t, bin) })
+}
+
+// A short soak: every frame is answered exactly once and the bot exits 0.
+func testShortSoak(ctx context.Context, t *testing.T, bin string) {
+	args := []string{"--duration", "5s", "--rate", "50", "--senders", "10", "--json", "--bot", bin}
 	var out, errs bytes.Buffer
 	code := run(ctx, args, &out, &errs)
 	var r Result
@@ -37,6 +44,27 @@ func TestShortSoak(t *testing.T) {
 	}
 	if r.Own.N != 250 || r.MaxRSSBytes == 0 || r.MaxGoroutines == 0 {
 		t.Errorf("own_ms n %d, max RSS %d, max goroutines %d; want every served line and both peaks measured", r.Own.N, r.MaxRSSBytes, r.MaxGoroutines)
+	}
+}
+
+// A short loopback-limit run: both rates measured in each round, every
+// burst frame answered, the bot exits 0.
+func testShortBurst(ctx context.Context, t *testing.T, bin string) {
+	var out, errs bytes.Buffer
+	code := run(ctx, []string{"--burst", "300", "--rounds", "2", "--senders", "30", "--limit", "8", "--json", "--bot", bin}, &out, &errs)
+	var r BurstResult
+	if err := json.Unmarshal(out.Bytes(), &r); err != nil {
+		t.Fatalf("exit %d, output %q: %v\n%s", code, out.String(), err, errs.String())
+	}
+	t.Logf("%+v", r)
+	if code != 0 || len(r.Rounds) != 2 || r.Lost != 0 || r.Dropped != 0 || r.ExitCode != 0 || r.FramesPerSender != 10 {
+		t.Errorf("exit %d: %d rounds, lost %d, dropped %d, bot exit %d, %d frames per sender; want 2 rounds, nothing lost, exit 0, 10 each\n%s",
+			code, len(r.Rounds), r.Lost, r.Dropped, r.ExitCode, r.FramesPerSender, errs.String())
+	}
+	for i, rd := range r.Rounds {
+		if rd.TrivialPerS <= 0 || rd.BotPerS <= 0 || rd.Replies != 300 || rd.Ratio != rd.BotPerS/rd.TrivialPerS {
+			t.Errorf("round %d = %+v; want both rates, 300 replies and their ratio", i+1, rd)
+		}
 	}
 }
 
@@ -54,6 +82,11 @@ func TestParseArgsBounds(t *testing.T) {
 		{[]string{"--drain", "10m"}, true},
 		{[]string{"extra"}, true},
 		{[]string{"--rate", "1", "--duration", "1s", "--senders", "1"}, false},
+		{[]string{"--burst", "5000"}, false},
+		{[]string{"--burst", "200000"}, true},
+		{[]string{"--burst", "100", "--limit", "0"}, true},
+		{[]string{"--burst", "100", "--rounds", "21"}, true},
+		{[]string{"--burst", "100", "--workers", "0"}, true},
 	}
 	for _, tt := range tests {
 		_, err := parseArgs(tt.args, &bytes.Buffer{})
