@@ -31,6 +31,16 @@ import (
 // model is the part of the compose model this checks.
 type model struct {
 	Services map[string]service `json:"services"`
+	Networks map[string]network `json:"networks"`
+}
+
+// network is the part of a network's definition the webhook check reads.
+type network struct {
+	IPAM struct {
+		Config []struct {
+			Gateway string `json:"gateway"`
+		} `json:"config"`
+	} `json:"ipam"`
 }
 
 type service struct {

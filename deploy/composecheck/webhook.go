@@ -53,9 +53,11 @@ func sameSecret(a, b string) bool {
 // default (those without profiles): every RECEIVE_WEBHOOK_URL names either
 // the bot's service (the built one) with its HTTP_ADDR port, its WEBHOOK_PATH
 // (defaultPath when unset) and the variable of its WEBHOOK_TOKEN, on a
-// network they share, by a host name its HTTP_ALLOWED_HOSTS lets through, and the bot then receives by webhook; or a host that
-// extra_hosts maps to the Docker host (the bot under systemd), with
-// defaultPath and a token from ${WEBHOOK_TOKEN}. A bot in webhook mode that no
+// network they share, by a host name its HTTP_ALLOWED_HOSTS lets through,
+// and the bot then receives by webhook; or the Docker host, for the bot
+// under systemd: a name extra_hosts maps to host-gateway, or the fixed
+// gateway of the poster's network, with defaultPath and a token from
+// ${WEBHOOK_TOKEN}. A bot in webhook mode that no
 // service posts to is a problem too.
 func checkWebhook(m model, defaultPath string, add func(string, ...any)) {
 	bots := map[string]service{}
@@ -80,8 +82,8 @@ func checkWebhook(m model, defaultPath string, add func(string, ...any)) {
 			checkBotEnd(name, t.host, t, s, bot, defaultPath, add)
 			continue
 		}
-		if !slices.Contains(s.ExtraHosts[t.host], hostGateway) {
-			add("%s: RECEIVE_WEBHOOK_URL names %q, which is neither the bot's service nor a host-gateway alias in extra_hosts", name, t.host)
+		if !slices.Contains(s.ExtraHosts[t.host], hostGateway) && !isGateway(m, s, t.host) {
+			add("%s: RECEIVE_WEBHOOK_URL names %q, which is neither the bot's service, nor a host-gateway alias in extra_hosts, nor the gateway of its network", name, t.host)
 			continue
 		}
 		if t.path != defaultPath {
@@ -111,6 +113,19 @@ func hostAllowed(host string, env environment) bool {
 	for _, h := range strings.Split(env.get("HTTP_ALLOWED_HOSTS"), ",") {
 		if strings.ToLower(strings.TrimSpace(h)) == host {
 			return true
+		}
+	}
+	return false
+}
+
+// isGateway tells whether host is the fixed gateway (the Docker host) of a
+// network service s is on: where a socket-activated bot on the host listens.
+func isGateway(m model, s service, host string) bool {
+	for n := range s.Networks {
+		for _, c := range m.Networks[n].IPAM.Config {
+			if c.Gateway != "" && c.Gateway == host {
+				return true
+			}
 		}
 	}
 	return false

@@ -71,6 +71,20 @@ func TestCheckWebhook(t *testing.T) {
 			api.ExtraHosts = nil
 			m.Services["api"] = api
 		}, []string{`api: RECEIVE_WEBHOOK_URL names "host.docker.internal", which is neither`}},
+		{"an address that is not the gateway", onHost, func(m *model) {
+			setEnv(m, "api", "RECEIVE_WEBHOOK_URL", "http://172.30.99.7:9923/_webhook?token=${WEBHOOK_TOKEN}")
+		}, []string{`api: RECEIVE_WEBHOOK_URL names "172.30.99.7", which is neither`}},
+		{"socket layout: the network's gateway", onHost, func(m *model) {
+			api := m.Services["api"]
+			api.ExtraHosts = nil
+			m.Services["api"] = api
+			setEnv(m, "api", "RECEIVE_WEBHOOK_URL", "http://172.30.99.1:9923/_webhook?token=${WEBHOOK_TOKEN}")
+			var n network
+			n.IPAM.Config = append(n.IPAM.Config, struct {
+				Gateway string `json:"gateway"`
+			}{"172.30.99.1"})
+			m.Networks = map[string]network{"signal": n}
+		}, nil},
 		{"host layout, token from elsewhere", onHost, func(m *model) {
 			setEnv(m, "api", "RECEIVE_WEBHOOK_URL", "http://host.docker.internal:9923/_webhook?token=abc")
 		}, []string{`api: RECEIVE_WEBHOOK_URL's token is "abc", not ${WEBHOOK_TOKEN}`}},

@@ -97,7 +97,7 @@ func (b *Bot) dispatch(ctx context.Context, f *pipeline.Frame, slot *pipeline.Sl
 		w.reply = &commands.Reply{Text: commands.TextUnknown(name)}
 		return w, nil
 	case !cmd.Scope.Allows(chat):
-		w.name, w.outcome = cmd.Name, "not_here"
+		w.name, w.outcome = cmd.Name, telemetry.OutcomeNotHere
 		w.reply = &commands.Reply{Text: commands.TextNotHere(cmd.Name)}
 		return w, nil
 	}

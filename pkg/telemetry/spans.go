@@ -73,8 +73,12 @@ const (
 	OutcomeCooldown = "cooldown"
 	// OutcomeUnknown means the text looked like a command nobody knows.
 	OutcomeUnknown = "unknown"
+	// OutcomeNotHere means the command does not answer in this chat (its scope).
+	OutcomeNotHere = "not_here"
 	// OutcomeError means the handler or the send failed.
 	OutcomeError = "error"
 	// OutcomeDropped means the intake FIFO was full.
 	OutcomeDropped = "dropped"
+	// OutcomeCutOff means a hard stop at shutdown ended the frame before it ran.
+	OutcomeCutOff = "cut_off"
 )
