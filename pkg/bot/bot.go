@@ -6,6 +6,7 @@ package bot
 import (
 	"context"
 	"log/slog"
+	"sync"
 	"time"
 
 	"go.opentelemetry.io/otel/trace"
@@ -35,6 +36,9 @@ type Deps struct {
 	HashKey   []byte           // keys the sender hash in spans
 	Now       func() time.Time // nil: time.Now
 	Recorder  Recorder         // nil: failures are not counted
+	Typing    Typer            // nil: no typing indicator (TYPING=off)
+	// TypingBudget is asked before each typing indicator; nil: no budget.
+	TypingBudget TypingBudget
 
 	// The safety limits (see docs/operations.md).
 	Gate         *outbound.Gate // the outbound budget and 429 pause; nil: neither
@@ -70,6 +74,7 @@ type Bot struct {
 	state  stateHealth
 	// elsewhereLog logs commands from outside ANSWER_IN once a minute.
 	elsewhereLog outbound.LogEvery
+	typing       sync.WaitGroup // typing indicators still being shown or cleared
 }
 
 // New returns a Bot.

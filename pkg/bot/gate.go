@@ -16,7 +16,6 @@ const (
 	OutcomeShed      = "shed"      // the reply was due but the budget or a 429 pause kept it back
 	OutcomeQuiet     = "quiet"     // a refusal already sent to this sender in its window
 	OutcomeElsewhere = "elsewhere" // a chat outside ANSWER_IN
-	OutcomeNotHere   = "not_here"  // the command does not answer in this chat
 )
 
 // ShedQuiet is the reason label of a refusal kept quiet.

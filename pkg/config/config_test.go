@@ -79,6 +79,13 @@ func TestLoad(t *testing.T) {
 		{name: "budget neither on nor off", env: map[string]string{"SEND_BUDGET": "maybe"}, wantErr: "SEND_BUDGET"},
 		{name: "sender queue of zero", env: map[string]string{"SENDER_QUEUE": "0"}, wantErr: "SENDER_QUEUE"},
 		{name: "pause over its max", env: map[string]string{"RATE_LIMIT_PAUSE": "2h"}, wantErr: "RATE_LIMIT_PAUSE"},
+		{name: "typing neither on nor off", env: map[string]string{"TYPING": "yes"}, wantErr: "TYPING"},
+		{name: "typing off", env: map[string]string{"TYPING": "off"},
+			check: func(t *testing.T, c Config) {
+				if c.Signal.TypingOn() {
+					t.Error("TYPING=off: TypingOn() = true")
+				}
+			}},
 		{name: "commit interval", env: map[string]string{"STATE_COMMIT_INTERVAL": "0s"},
 			check: func(t *testing.T, c Config) {
 				if c.State.CommitInterval != 0 {
