@@ -17,6 +17,9 @@ fi
 step "go vet"
 go vet ./...
 
+step "staticcheck (lint/staticcheck.sh: pinned in lint/go.mod, built once, cached)"
+lint/staticcheck.sh ./...
+
 step "Jaeger (otel/jaeger.sh: built once, cached)"
 otel/jaeger.sh start
 trap 'otel/jaeger.sh stop' EXIT

@@ -52,7 +52,7 @@ func repliesTo(sent []sim.Sent) map[string]int {
 
 // The socket is killed twice in the middle of a burst. Frames offered while
 // the bot has no socket are lost at the simulator, as on the real server
-// (signal-api.md §1.5); every frame the bot accepted is answered exactly once.
+// (docs/wire-format.md §1); every frame the bot accepted is answered exactly once.
 func TestBurstSurvivesSocketKills(t *testing.T) {
 	const frames, senders = 300, 10
 	h := botest.New(t, sim.Config{Lossless: true}, map[string]string{"QUEUE_DEPTH": "1000"})

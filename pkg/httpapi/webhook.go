@@ -31,7 +31,7 @@ type WebhookConfig struct {
 // Webhook takes the REST API's RECEIVE_WEBHOOK_URL POSTs, one JSON-RPC line each. It hands
 // the frame to the intake FIFO and answers at once, never waiting for the frame's handling:
 // the REST API posts from the loop that also carries signal-cli's answers, so a reply sent
-// from inside the request would deadlock it (signal-api.md §1.5). It also says whether the
+// from inside the request would deadlock it (docs/wire-format.md §1). It also says whether the
 // REST API is reachable, the webhook mode's stand-in for a connected websocket. It is safe
 // for concurrent use.
 type Webhook struct {

@@ -8,7 +8,7 @@ import (
 // maxBurst caps POST /_sim/burst.
 const maxBurst = 1_000_000
 
-// controlRoutes registers the control endpoints, beside the REST API's own (design.md §7).
+// controlRoutes registers the control endpoints, beside the REST API's own.
 func (s *Sim) controlRoutes(m *http.ServeMux) {
 	m.HandleFunc("POST /_sim/messages", s.handleControlMessage)
 	m.HandleFunc("POST /_sim/burst", s.handleBurst)

@@ -49,7 +49,7 @@ func (s *Sim) DeliverRaw(frame []byte) {
 }
 
 // emit hands one notification to its sinks: the websocket clients, and in webhook mode
-// (RECEIVE_WEBHOOK_URL, signal-api.md §1.5) the read loop that POSTs the JSON-RPC line.
+// (RECEIVE_WEBHOOK_URL, docs/wire-format.md §1) the read loop that POSTs the JSON-RPC line.
 func (s *Sim) emit(account string, frame []byte) Outcome {
 	if url := s.WebhookURL(); url != "" {
 		return s.emitWebhook(url, account, frame)

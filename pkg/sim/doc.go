@@ -1,5 +1,5 @@
 // Package sim is a simulated signal-cli-rest-api in json-rpc mode: a real HTTP and websocket
-// server that speaks the wire format of bbernhard/signal-cli-rest-api (shared/signal-api.md),
+// server that speaks the wire format of bbernhard/signal-cli-rest-api (docs/wire-format.md),
 // loses frames the way the real server does, and records every message the bot sends.
 // Tests use it through its Go API; people and load tools drive the same server through the
 // control endpoints; cmd/signal-sim serves it on 127.0.0.1:9922.

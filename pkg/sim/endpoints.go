@@ -56,7 +56,7 @@ func (s *Sim) callSignalCLI(w http.ResponseWriter, r *http.Request, ep endpoint,
 		return false // the client is gone, or the Sim closed and sleep aborted the response
 	}
 	if !s.awaitLoop(r.Context()) {
-		return false // signal-cli's answer never passed the read loop (webhook mode, §1.5)
+		return false // signal-cli's answer never passed the read loop (webhook mode, docs/wire-format.md §1)
 	}
 	if faulty {
 		s.writeFault(w, r, ep, number, f)

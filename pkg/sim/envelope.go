@@ -1,7 +1,7 @@
 package sim
 
 // The wire structs of one websocket frame, in signal-cli 0.14.x's field order
-// (signal-api.md §1.2). Pointers are the fields that may be null; omitempty marks the
+// (docs/wire-format.md §1). Pointers are the fields that may be null; omitempty marks the
 // fields that appear only when set.
 
 // frame is one websocket text frame: the raw params of a JSON-RPC "receive" notification.

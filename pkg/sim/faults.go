@@ -12,7 +12,7 @@ import (
 // FaultKind names a failure the simulator can inject.
 type FaultKind string
 
-// The failures the real server produces after it has called signal-cli (signal-api.md §2.4).
+// The failures the real server produces after it has called signal-cli (docs/wire-format.md §2).
 const (
 	FaultNone        FaultKind = ""     // no fault
 	FaultBadRequest  FaultKind = "400"  // 400 {"error":Message}, as for most signal-cli errors

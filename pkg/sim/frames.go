@@ -10,7 +10,7 @@ import (
 	"image/png"
 )
 
-// Offsets of the server timestamps from the envelope timestamp, as in signal-api.md §1.3.
+// Offsets of the server timestamps from the envelope timestamp, as in the examples of docs/wire-format.md §1.
 const (
 	serverReceivedOffset  = 120
 	serverDeliveredOffset = 180

@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// envelopeHeader are the keys every envelope carries, possibly null (signal-api.md §1.2).
+// envelopeHeader are the keys every envelope carries, possibly null (docs/wire-format.md §1).
 var envelopeHeader = []string{
 	"source", "sourceNumber", "sourceUuid", "sourceName", "sourceDevice",
 	"timestamp", "serverReceivedTimestamp", "serverDeliveredTimestamp",

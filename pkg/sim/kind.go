@@ -5,7 +5,7 @@ import "fmt"
 // Kind is the kind of envelope a delivered Message becomes.
 type Kind int
 
-// The envelope kinds of signal-api.md §1.3.
+// The envelope kinds of docs/wire-format.md §1.
 const (
 	KindText           Kind = iota // dataMessage with text (and any attachments)
 	KindReceipt                    // receiptMessage; Text "read" or "viewed" picks the type, else delivery

@@ -31,7 +31,7 @@ func ZeroLatency() Latency { return Latency{} }
 // reactions and receipts are one small Signal send each; listGroups reads signal-cli's store.
 // FrameWrite 50 µs stands for the real server's decode and write of a frame: with it, 20
 // frames from POST /_sim/burst reached a connected bot as 2 to 5 of 20 (5 bursts, 2 cores),
-// where the real server delivered 3 and 4 of 20 (signal-api.md §1.5); without it, most
+// where the real server delivered 3 and 4 of 20 (docs/wire-format.md §1); without it, most
 // bursts arrived whole.
 func DefaultLatency() Latency {
 	return Latency{

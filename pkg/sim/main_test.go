@@ -86,16 +86,6 @@ func (h *harness) do(method, path, body string) response {
 	return response{status: res.StatusCode, ctype: res.Header.Get("Content-Type"), body: string(b)}
 }
 
-// doJSON is do with a JSON-encoded body.
-func (h *harness) doJSON(method, path string, v any) response {
-	h.t.Helper()
-	b, err := json.Marshal(v)
-	if err != nil {
-		h.t.Fatalf("encode body: %v", err)
-	}
-	return h.do(method, path, string(b))
-}
-
 // dial opens a websocket to /v1/receive/<number> (number as written in the path) and waits
 // until the simulator has registered it, so offers can reach it.
 func (h *harness) dial(pathNumber string) *websocket.Conn {

@@ -7,7 +7,7 @@ import (
 	"strings"
 )
 
-// sendRequest is the body of POST /v2/send (SendMessageV2, signal-api.md §2.1).
+// sendRequest is the body of POST /v2/send (SendMessageV2, docs/wire-format.md §2).
 type sendRequest struct {
 	Number            string    `json:"number"`
 	Recipients        []string  `json:"recipients"`

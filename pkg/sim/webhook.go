@@ -25,7 +25,7 @@ type loopItem struct {
 	reply chan struct{} // response: closed when the loop reaches it
 }
 
-// webhook is the RECEIVE_WEBHOOK_URL mode (signal-api.md §1.5). The real server reads
+// webhook is the RECEIVE_WEBHOOK_URL mode (docs/wire-format.md §1). The real server reads
 // signal-cli's socket in one loop (client/jsonrpc2.go ReceiveData): for each receive
 // notification it offers the params to the websocket clients without waiting, then POSTs
 // the whole line to the webhook and waits for the answer, with an HTTP client without a
@@ -110,7 +110,7 @@ func (s *Sim) hasSubscriber(account string) bool {
 
 // awaitLoop is the wait of a REST call for its JSON-RPC response, which reaches the REST
 // API through the read loop, behind every line queued before it and after the webhook POST
-// in flight. That is the deadlock of signal-api.md §1.5: a webhook handler that calls
+// in flight. That is the deadlock of docs/wire-format.md §1: a webhook handler that calls
 // /v2/send waits for a response the loop reads only after the handler has answered. Before
 // the loop has ever run (plain websocket mode) it returns at once. It reports false when
 // ctx ended or the simulator closed first.

@@ -173,7 +173,7 @@ func TestWebhookSlowPostHoldsSend(t *testing.T) {
 }
 
 // A webhook handler that sends synchronously deadlocks the REST API until its own client
-// gives up (signal-api.md §1.5): the send can never be answered while the POST waits for it.
+// gives up (docs/wire-format.md §1): the send can never be answered while the POST waits for it.
 func TestWebhookSendFromHandlerDeadlocks(t *testing.T) {
 	var h *harness
 	inner := make(chan error, 1)

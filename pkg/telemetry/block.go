@@ -8,7 +8,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 )
 
-// Block is the timing block of one frame (design.md §2): where the time
+// Block is the timing block of one frame (docs/timing.md): where the time
 // between reading the frame and the end of its last span went. All values
 // are milliseconds rounded to the microsecond.
 type Block struct {

@@ -79,8 +79,8 @@ func TestNewTransport(t *testing.T) {
 			}
 			for _, kv := range s.Attributes() {
 				for _, secret := range tt.secrets {
-					if strings.Contains(kv.Value.Emit(), secret) {
-						t.Errorf("attribute %s = %q leaks %q", kv.Key, kv.Value.Emit(), secret)
+					if strings.Contains(kv.Value.String(), secret) {
+						t.Errorf("attribute %s = %q leaks %q", kv.Key, kv.Value.String(), secret)
 					}
 				}
 			}

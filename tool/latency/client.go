@@ -34,7 +34,7 @@ func newClient(base, token string, conns int) *client {
 // close drops the idle connections (and their goroutines).
 func (c *client) close() { c.http.CloseIdleConnections() }
 
-// timing is the bot's timing block of one served frame (design §2, the
+// timing is the bot's timing block of one served frame (docs/timing.md, the
 // same type /_selftest encodes), plus the tool's own HTTP round trip.
 type timing struct {
 	telemetry.Block
