@@ -7,13 +7,15 @@
 # 1. the image's build, run as the Dockerfile runs it (only what the
 #    Dockerfile copies, deploy/build.sh), gives static binaries;
 # 2. every variable in deploy/signal-bot.env.example is one the bot reads;
-# 3. compose.yaml (alone and with deploy/compose.host.yaml) passes the
+# 3. compose.yaml (alone, with deploy/compose.host.yaml, and with that and
+#    deploy/compose.socket.yaml) passes the
 #    compose-spec validator, then deploy/composecheck (depends_on targets,
 #    loopback-only ports, pinned images, restart policies, the bot's variables);
 # 4. deploy/jaeger.yaml passes `jaeger validate`, and Jaeger started with it
 #    in a private network namespace takes an OTLP span and serves it back;
-# 5. deploy/signal-bot.service passes `systemd-analyze --user verify` with no
-#    warning (installing Debian's systemd package when it is missing);
+# 5. deploy/signal-bot.service and deploy/signal-bot.socket pass
+#    `systemd-analyze --user verify` with no warning (installing Debian's
+#    systemd package when it is missing);
 # 6. the built bot, configured from the example env file the way an operator
 #    fills it in (group id from GET /v1/groups), runs against the simulated
 #    REST API: the healthcheck binary says healthy, /_selftest answers a
@@ -123,7 +125,7 @@ ok "$(sed -nE 's/^[#[:space:]]*([A-Z][A-Z0-9_]*)=.*/\1/p' deploy/signal-bot.env.
 
 # --- 3. compose ---------------------------------------------------------------
 
-for files in "compose.yaml" "compose.yaml deploy/compose.host.yaml"; do
+for files in "compose.yaml" "compose.yaml deploy/compose.host.yaml" "compose.yaml deploy/compose.host.yaml deploy/compose.socket.yaml"; do
 	step "compose-spec validator ($compose_validator): $files"
 	# shellcheck disable=SC2086 # two file names
 	if ! go run "$compose_validator" --format json $files >"$tmp/model.json" 2>"$tmp/validator.err"; then
@@ -199,7 +201,7 @@ fi
 
 # --- 5. systemd ---------------------------------------------------------------
 
-step "deploy/signal-bot.service: systemd-analyze --user verify"
+step "deploy/signal-bot.service and deploy/signal-bot.socket: systemd-analyze --user verify"
 if ! command -v systemd-analyze >/dev/null; then
 	if [[ $(id -u) == 0 ]] && command -v apt-get >/dev/null; then
 		echo "systemd-analyze missing: installing Debian's systemd package"
@@ -216,13 +218,13 @@ else
 	mkdir -p "$home/.local/bin" "$tmp/run"
 	chmod 0700 "$tmp/run"
 	cp "$tmp/bin/signal-bot" "$home/.local/bin/signal-bot"
-	if ! out=$(HOME=$home XDG_RUNTIME_DIR=$tmp/run systemd-analyze --user verify deploy/signal-bot.service 2>&1); then
+	if ! out=$(HOME=$home XDG_RUNTIME_DIR=$tmp/run systemd-analyze --user verify deploy/signal-bot.service deploy/signal-bot.socket 2>&1); then
 		echo "$out" >&2
-		fail "systemd-analyze --user verify deploy/signal-bot.service"
+		fail "systemd-analyze --user verify deploy/signal-bot.service deploy/signal-bot.socket"
 	fi
 	[[ -z $out ]] || {
 		echo "$out" >&2
-		fail "systemd-analyze warns about deploy/signal-bot.service"
+		fail "systemd-analyze warns about deploy/signal-bot.service or deploy/signal-bot.socket"
 	}
 	ok "verified with $(systemd-analyze --version | head -1), no warnings"
 fi
@@ -306,5 +308,40 @@ if HTTP_ADDR=$addr "$tmp/bin/healthcheck" >"$tmp/health.out"; then
 	fail "healthcheck passed with the bot gone"
 fi
 ok "SIGTERM: clean exit; healthcheck then fails ($(head -c 80 "$tmp/health.out"))"
+
+# --- 7. socket activation by systemd's own implementation ---------------------
+
+step "the bot started by systemd-socket-activate answers on the socket it was passed"
+if ! command -v systemd-socket-activate >/dev/null; then
+	skip "systemd-socket-activate is missing (Debian's systemd package has it)"
+else
+	port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])' 2>/dev/null || echo 19923)
+	# It passes the socket as fd 3 with LISTEN_FDS, LISTEN_PID and LISTEN_FDNAMES,
+	# and starts the bot only once a connection comes: the healthcheck's waits
+	# in the kernel's queue meanwhile.
+	setenv=()
+	for v in "${vars[@]}"; do setenv+=(-E "$v"); done # HTTP_ADDR=127.0.0.1:0 among them, to be ignored
+	env -i PATH="$PATH" HOME="$tmp/home" systemd-socket-activate -l "127.0.0.1:$port" --fdname=http \
+		"${setenv[@]}" "$tmp/bin/signal-bot" >"$tmp/activated.log" 2>&1 &
+	activated=$!
+	pids+=("$activated")
+	healthy=
+	for _ in $(seq 100); do
+		if HTTP_ADDR=127.0.0.1:$port "$tmp/bin/healthcheck" >"$tmp/health.out"; then
+			healthy=1
+			break
+		fi
+		sleep 0.1
+	done
+	[[ -n $healthy ]] || {
+		cat "$tmp/activated.log" >&2
+		fail "the socket-activated bot never answered /healthz on 127.0.0.1:$port: $(cat "$tmp/health.out")"
+	}
+	grep -q 'msg="HTTP socket from systemd socket activation; HTTP_ADDR not used" addr=127.0.0.1:'"$port" "$tmp/activated.log" ||
+		fail "the bot did not say it took the passed socket: $(grep -m1 'signal-bot running' "$tmp/activated.log")"
+	kill -TERM "$activated"
+	wait "$activated" || fail "the socket-activated bot exited non-zero on SIGTERM: $(tail -5 "$tmp/activated.log")"
+	ok "started on the first connection, answered it on 127.0.0.1:$port (HTTP_ADDR ignored), clean exit"
+fi
 
 printf '\ndeploy checks passed in %ds\n' "$SECONDS"

@@ -16,6 +16,7 @@ import (
 
 	"github.com/sethvargo/go-envconfig"
 
+	"signal-bot/pkg/activation"
 	"signal-bot/pkg/app"
 	"signal-bot/pkg/config"
 	"signal-bot/pkg/telemetry"
@@ -69,7 +70,14 @@ func run() (err error) {
 		}
 		defer func() { err = errors.Join(err, sb.Close()) }()
 	}
-	a, err := app.New(ctx, cfg, app.Options{Log: log, Version: version, Sandbox: sandbox})
+	ln, err := activation.Listener(os.LookupEnv, os.Getpid())
+	if err != nil {
+		return err
+	}
+	for _, v := range []string{activation.EnvPID, activation.EnvFDs, activation.EnvFDNames} {
+		os.Unsetenv(v) // not for any process this one starts
+	}
+	a, err := app.New(ctx, cfg, app.Options{Log: log, Version: version, Sandbox: sandbox, Listener: ln})
 	if err != nil {
 		return err
 	}

@@ -38,7 +38,7 @@ type service struct {
 	Restart     string                `json:"restart"`
 	DependsOn   map[string]dependency `json:"depends_on"`
 	Ports       []port                `json:"ports"`
-	Environment map[string]*string    `json:"environment"`
+	Environment environment           `json:"environment"`
 	Healthcheck *healthcheck          `json:"healthcheck"`
 }
 

@@ -31,6 +31,9 @@ type Options struct {
 	// Sandbox is set when the REST API is the built-in simulator: the
 	// websocket's burst warning is then no advice one could follow.
 	Sandbox bool
+	// Listener is the HTTP socket systemd passed (package activation); nil:
+	// the bot listens on HTTP_ADDR. The App closes it.
+	Listener net.Listener
 }
 
 // App is one running bot.
@@ -54,6 +57,11 @@ type App struct {
 	// stopPictures stops the picture pools' refills; before the tracer
 	// provider shuts down, since refill spans end on the way.
 	stopPictures func(context.Context) error
+
+	// inherited: ln is a socket that outlives the process (socket activation).
+	inherited bool
+	groups    bot.Groups // to check once serving, when inherited
+	conns     connTracker
 }
 
 // webhookProbe is how often webhook mode checks that the REST API answers.
@@ -63,15 +71,18 @@ const webhookProbe = 5 * time.Second
 // checks the REST API's mode and resolves the configured groups. Nothing
 // runs until Run.
 func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) {
-	if err := httpapi.CheckAddr(cfg.Server.Addr, cfg.Server.SelftestToken); err != nil {
+	addr := cfg.Server.Addr
+	if o.Listener != nil {
+		addr = o.Listener.Addr().String()
+	}
+	if err := checkAddr(cfg, addr); err != nil {
+		if o.Listener != nil {
+			o.Listener.Close()
+			err = fmt.Errorf("the socket systemd passed: %w", err)
+		}
 		return nil, err
 	}
-	if cfg.Signal.ReceiveMode == config.ReceiveWebhook {
-		if err := httpapi.CheckWebhook(cfg.Server.Addr, cfg.Signal.WebhookToken); err != nil {
-			return nil, err
-		}
-	}
-	a := &App{cfg: cfg, log: o.Log, sandbox: o.Sandbox}
+	a := &App{cfg: cfg, log: o.Log, sandbox: o.Sandbox, ln: o.Listener, inherited: o.Listener != nil}
 	defer func() { // a, not the named result: that is nil on the error path
 		if err != nil {
 			a.closeAll(context.Background())
@@ -126,7 +137,14 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 	if err != nil {
 		return nil, err
 	}
-	a.checkGroups(ctx, groups)
+	if a.inherited {
+		// Run checks them once it serves: a webhook POST queued on the socket
+		// holds the REST API's read loop, which carries the answer to this
+		// call, until this process accepts it.
+		a.groups = groups
+	} else {
+		a.checkGroups(ctx, groups)
+	}
 	policy, err := upstream.NewPolicy(cfg.Upstreams.Allow, nil)
 	if err != nil {
 		return nil, fmt.Errorf("configuration: UPSTREAM_ALLOW: %w", err)
@@ -163,22 +181,46 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 	if err != nil {
 		return nil, err
 	}
-	ln, err := net.Listen("tcp", cfg.Server.Addr)
-	if err != nil {
+	ln := a.ln
+	if a.inherited {
+		a.log.Info("HTTP socket from systemd socket activation; HTTP_ADDR not used", "addr", addr)
+	} else if ln, err = net.Listen("tcp", cfg.Server.Addr); err != nil {
 		return nil, fmt.Errorf("listen on HTTP_ADDR: %w", err)
 	}
-	a.http, a.ln = httpapi.NewServer(httpapi.Guard(cfg.Server.Addr, cfg.HTTPLimits.AllowedHosts, handler), ln, httpapi.ServerLimits{
+	a.http, ln = httpapi.NewServer(httpapi.Guard(addr, cfg.HTTPLimits.AllowedHosts, handler), ln, httpapi.ServerLimits{
 		MaxConns: cfg.HTTPLimits.MaxConns, Idle: cfg.HTTPLimits.IdleTimeout, Handler: cfg.Server.SelftestTimeout,
 	})
+	a.ln = &onceCloseListener{Listener: ln}
+	limit := a.http.ConnState
+	a.http.ConnState = func(c net.Conn, s http.ConnState) { limit(c, s); a.conns.track(c, s) }
+	if a.inherited {
+		// One request per connection: a new connection always lands in the
+		// socket's queue, which outlives this process, while a kept-alive one
+		// dies with it and can take a POST written to it along.
+		a.http.SetKeepAlivesEnabled(false)
+	}
 	return a, nil
+}
+
+// checkAddr refuses an address the bot may not listen on without a token:
+// HTTP_ADDR, or the address of the socket systemd passed.
+func checkAddr(cfg config.Config, addr string) error {
+	if err := httpapi.CheckAddr(addr, cfg.Server.SelftestToken); err != nil {
+		return err
+	}
+	if cfg.Signal.ReceiveMode == config.ReceiveWebhook {
+		return httpapi.CheckWebhook(addr, cfg.Signal.WebhookToken)
+	}
+	return nil
 }
 
 // HTTPAddr is the address the bot's endpoints listen on.
 func (a *App) HTTPAddr() string { return a.ln.Addr().String() }
 
 // Run receives and answers frames until ctx ends, then shuts down: it stops
-// reading, lets accepted frames finish within SHUTDOWN_TIMEOUT, flushes the
-// spans and closes the state file.
+// reading (in webhook mode: once the accepted frames have finished, see
+// drainWebhook), lets accepted frames finish within SHUTDOWN_TIMEOUT, flushes
+// the spans and closes the state file.
 func (a *App) Run(ctx context.Context) error {
 	ctx, stop := context.WithCancel(ctx) // also stops receiving if the HTTP server fails
 	defer stop()
@@ -186,6 +228,13 @@ func (a *App) Run(ctx context.Context) error {
 	go func() { defer close(done); a.pipe.Run() }()
 	httpErr := make(chan error, 1)
 	go func() { httpErr <- a.http.Serve(a.ln) }()
+	checked := make(chan struct{})
+	go func() {
+		defer close(checked)
+		if a.inherited {
+			a.checkGroups(ctx, a.groups)
+		}
+	}()
 	recvDone := make(chan struct{})
 	go func() {
 		defer close(recvDone)
@@ -202,11 +251,15 @@ func (a *App) Run(ctx context.Context) error {
 	<-recvDone
 	sctx, cancel := context.WithTimeout(context.Background(), a.cfg.Pipeline.ShutdownTimeout)
 	defer cancel()
+	if a.hook != nil {
+		a.drainWebhook(sctx)
+	}
 	a.pipe.Close()
 	if cut := a.pipe.Wait(sctx); cut > 0 {
 		a.log.Warn("frames cut off at shutdown", "count", cut)
 	}
 	<-done
+	<-checked
 	// Flushing the spans and closing get a budget of their own: SHUTDOWN_TIMEOUT
 	// may be spent by now, and the spans of the frames it cut must still leave.
 	cctx, ccancel := context.WithTimeout(context.Background(), closeTimeout)

@@ -43,6 +43,8 @@ func TestProcess(t *testing.T) {
 	t.Run("a removed variable stops the bot", func(t *testing.T) { testRenamedVariable(t, bin) })
 	t.Run("a weak secret or a number without the REST API stops the bot", func(t *testing.T) { testBadSecrets(t, bin) })
 	t.Run("the sandbox keeps its own state file", func(t *testing.T) { testSandboxState(t, bin) })
+	t.Run("socket activation keeps the POSTs of the downtime", func(t *testing.T) { testActivationKeepsPosts(t, bin) })
+	t.Run("restart under traffic", func(t *testing.T) { testRestartUnderTraffic(t, bin) })
 }
 
 // buildBot builds ./cmd/signal-bot into a temporary folder.
@@ -140,7 +142,13 @@ var httpLine = regexp.MustCompile(`msg="signal-bot running".* http=(http://\S+)`
 // process still running when the test ends is killed.
 func startBot(t *testing.T, bin string, env map[string]string) *proc {
 	t.Helper()
-	p := &proc{cmd: exec.Command(bin), stderr: &botest.SyncBuffer{}, exited: make(chan struct{})}
+	return startCmd(t, exec.Command(bin), env)
+}
+
+// startCmd is startBot for a command that runs the bot some other way.
+func startCmd(t *testing.T, cmd *exec.Cmd, env map[string]string) *proc {
+	t.Helper()
+	p := &proc{cmd: cmd, stderr: &botest.SyncBuffer{}, exited: make(chan struct{})}
 	for k, v := range env {
 		p.cmd.Env = append(p.cmd.Env, k+"="+v)
 	}
