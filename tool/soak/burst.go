@@ -127,10 +127,6 @@ func runBurst(ctx context.Context, o options, progress io.Writer) (BurstResult, 
 		"HTTP_ADDR=127.0.0.1:0", "STATE_PATH=" + filepath.Join(dir, "state.db"),
 		fmt.Sprintf("LIMIT=%d", o.limit), fmt.Sprintf("QUEUE_DEPTH=%d", max(1000, o.burst)),
 		"COOLDOWNS=pomoc=0s,ja=0s,cat=30s,kot=30s",
-		// The burst measures the frame path, not the safety limits: made-up senders in
-		// direct chats (ANSWER_IN=*), 10 back to back each and far over a real chat's reply
-		// rate (SEND_BUDGET=off, no cap on one sender's waiting frames).
-		"ANSWER_IN=*", "SEND_BUDGET=off", "SENDER_QUEUE=1000000",
 		"UPSTREAM_ALLOW=" + up.Addr(),
 	}, safety...))
 	if err != nil {
