@@ -90,6 +90,7 @@ type Config struct {
 	Pictures  Pictures
 	Server    Server
 	State     State
+	Journal   Journal
 
 	// HTTPLimits hardens the listener of Server's endpoints.
 	HTTPLimits HTTPLimits

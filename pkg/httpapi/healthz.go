@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"time"
 
+	"signal-bot/pkg/journal"
 	"signal-bot/pkg/store"
 )
 
@@ -22,6 +23,9 @@ type Health struct {
 	Overrides     any    `json:"overrides"`
 	// State is the state file's writer: uses not yet on disk, commits, failures.
 	State *store.WriterStats `json:"state,omitempty"`
+	// Journal is the journal of accepted frames: pending, replayed at start,
+	// dropped as too old, run unjournaled because it was full.
+	Journal *journal.Stats `json:"journal,omitempty"`
 }
 
 func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
@@ -41,6 +45,10 @@ func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
 	if s.d.State != nil {
 		st := s.d.State()
 		h.State = &st
+	}
+	if s.d.Journal != nil {
+		js := s.d.Journal()
+		h.Journal = &js
 	}
 	status := http.StatusOK
 	if !h.Connected {
