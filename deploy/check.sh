@@ -8,14 +8,19 @@
 #    Dockerfile copies, deploy/build.sh), gives static binaries;
 # 2. every variable in deploy/signal-bot.env.example is one the bot reads;
 # 3. compose.yaml (alone, with deploy/compose.host.yaml, and with that and
-#    deploy/compose.socket.yaml) passes the
-#    compose-spec validator, then deploy/composecheck (depends_on targets,
-#    loopback-only ports, pinned images, restart policies, the bot's variables);
+#    deploy/compose.socket.yaml) passes the compose-spec validator, then
+#    deploy/composecheck (depends_on targets, loopback-only ports, pinned
+#    images, restart policies, the bot's variables, and the webhook wiring:
+#    the REST API's RECEIVE_WEBHOOK_URL names the bot's service, its port,
+#    its WEBHOOK_PATH and its WEBHOOK_TOKEN's variable, and the bot receives
+#    by webhook); .dockerignore keeps secrets and .git out of the image's
+#    build context;
 # 4. deploy/jaeger.yaml passes `jaeger validate`, and Jaeger started with it
 #    in a private network namespace takes an OTLP span and serves it back;
 # 5. deploy/signal-bot.service and deploy/signal-bot.socket pass
 #    `systemd-analyze --user verify` with no warning (installing Debian's
-#    systemd package when it is missing);
+#    systemd package when it is missing), and the unit pins STATE_PATH under
+#    the home folder;
 # 6. the built bot, configured from the example env file the way an operator
 #    fills it in (group id from GET /v1/groups), runs against the simulated
 #    REST API: the healthcheck binary says healthy, /_selftest answers a
@@ -125,18 +130,55 @@ ok "$(sed -nE 's/^[#[:space:]]*([A-Z][A-Z0-9_]*)=.*/\1/p' deploy/signal-bot.env.
 
 # --- 3. compose ---------------------------------------------------------------
 
-for files in "compose.yaml" "compose.yaml deploy/compose.host.yaml" "compose.yaml deploy/compose.host.yaml deploy/compose.socket.yaml"; do
+# The default of WEBHOOK_PATH, as the bot states it.
+"$tmp/bin/signal-bot" -h >"$tmp/usage" 2>&1
+webhook_path=$(awk '$1 == "WEBHOOK_PATH" { getline; print $2; exit }' "$tmp/usage")
+[[ $webhook_path == /* ]] || fail "could not read WEBHOOK_PATH's default from signal-bot -h"
+
+# Without interpolation: compose.yaml requires WEBHOOK_TOKEN (from .env), and
+# composecheck compares the variables the files name, not their values.
+for files in "compose.yaml" "compose.yaml deploy/compose.host.yaml" \
+	"compose.yaml deploy/compose.host.yaml deploy/compose.socket.yaml"; do
 	step "compose-spec validator ($compose_validator): $files"
-	# shellcheck disable=SC2086 # two file names
-	if ! go run "$compose_validator" --format json $files >"$tmp/model.json" 2>"$tmp/validator.err"; then
+	# shellcheck disable=SC2086 # several file names
+	if ! go run "$compose_validator" --no-interpolation --format json $files >"$tmp/model.json" 2>"$tmp/validator.err"; then
 		cat "$tmp/validator.err" >&2
 		fail "the compose-spec validator refused $files (or could not be fetched from the Go module proxy)"
 	fi
 	ok "valid"
 	step "deploy/composecheck: $files"
-	"$tmp/bin/composecheck" -known "$tmp/known" <"$tmp/model.json" || fail "$files: see the lines above"
-	ok "depends_on targets, loopback-only ports, pinned images, restart policies, the bot's variables"
+	"$tmp/bin/composecheck" -known "$tmp/known" -webhook-path "$webhook_path" <"$tmp/model.json" || fail "$files: see the lines above"
+	ok "depends_on targets, loopback-only ports, pinned images, restart policies, the bot's variables, the webhook wiring"
 done
+
+step "compose.yaml: the REST API posts to the bot's service, port, path and token; the bot receives by webhook"
+go run "$compose_validator" --no-interpolation --format json compose.yaml >"$tmp/model.json" 2>"$tmp/validator.err" ||
+	fail "the compose-spec validator refused compose.yaml: $(cat "$tmp/validator.err")"
+hook=$(grep -oE '"RECEIVE_WEBHOOK_URL": "[^"]*"' "$tmp/model.json" | cut -d'"' -f4)
+[[ $hook == "http://signal-bot:9923$webhook_path?token=\${WEBHOOK_TOKEN"* ]] ||
+	fail "compose.yaml: the REST API's RECEIVE_WEBHOOK_URL is \"$hook\"; want http://signal-bot:9923$webhook_path?token=\${WEBHOOK_TOKEN…}"
+grep -q '"RECEIVE_MODE": "webhook"' "$tmp/model.json" || fail "compose.yaml: the bot's RECEIVE_MODE is not webhook"
+ok "RECEIVE_WEBHOOK_URL=$hook; RECEIVE_MODE=webhook"
+
+step ".dockerignore: the env files, .env and .git stay out of the build context"
+[[ -f .dockerignore ]] || fail "no .dockerignore: the whole checkout, secrets included, would be the build context"
+for must in .git .env deploy/signal-bot.env; do
+	grep -qxF "$must" .dockerignore || fail ".dockerignore does not exclude $must"
+done
+# Nothing the Dockerfile copies may be excluded.
+while read -r line; do
+	read -ra parts <<<"$line"
+	for src in "${parts[@]:0:${#parts[@]}-1}"; do
+		src=${src%/}
+		while read -r pattern; do
+			# shellcheck disable=SC2053 # a glob on purpose, as Docker matches it
+			[[ -z $pattern || $pattern == \#* ]] || [[ $src != $pattern && $src != $pattern/* ]] ||
+				fail ".dockerignore excludes $src, which deploy/Dockerfile copies"
+		done <.dockerignore
+	done
+done < <(build_stage_copies)
+ok "excluded: .git .env deploy/signal-bot.env; every COPY source kept"
+
 
 # --- 4. Jaeger ----------------------------------------------------------------
 
@@ -228,6 +270,13 @@ else
 	}
 	ok "verified with $(systemd-analyze --version | head -1), no warnings"
 fi
+step "deploy/signal-bot.service: STATE_PATH is pinned, not StateDirectory= (whose user path moved between systemd releases)"
+grep -qx 'Environment=STATE_PATH=%h/.local/state/signal-bot/state.db' deploy/signal-bot.service ||
+	fail "deploy/signal-bot.service does not pin STATE_PATH=%h/.local/state/signal-bot/state.db"
+! grep -qE '^[^#]*(StateDirectory|%S)' deploy/signal-bot.service ||
+	fail "deploy/signal-bot.service uses StateDirectory= or %S: ~/.config on systemd 252, ~/.local/state later"
+ok "STATE_PATH=%h/.local/state/signal-bot/state.db"
+
 
 # --- 6. the bot as configured from the example, against the simulator --------
 

@@ -24,6 +24,7 @@ targets=(
 	"./pkg/commands FuzzParse"
 	"./pkg/httpapi FuzzSelftestBody"
 	"./pkg/pictures FuzzDecode"
+	"./pkg/signalid FuzzInternalGroupID"
 )
 cache=$(go env GOCACHE)/fuzz/$(go list -m)
 log=$(mktemp)

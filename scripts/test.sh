@@ -37,6 +37,7 @@ fuzz ./pkg/signalapi FuzzDecodeFrame
 fuzz ./pkg/commands FuzzParse
 fuzz ./pkg/httpapi FuzzSelftestBody
 fuzz ./pkg/pictures FuzzDecode
+fuzz ./pkg/signalid FuzzInternalGroupID
 
 if [ -f deploy/check.sh ]; then
 	step "deploy checks"

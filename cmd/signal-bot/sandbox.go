@@ -56,7 +56,7 @@ func startSandbox(ctx context.Context, cfg *config.Config, log *slog.Logger, in 
 	if cfg.Commands.Groups == nil {
 		cfg.Commands.Groups = map[string]string{}
 	}
-	cfg.Commands.Groups[tg.Alias] = sim.RESTGroupID(tg.InternalID)
+	cfg.Commands.Groups[tg.Alias] = tg.ID()
 	cfg.Upstreams.CatAPIURL, cfg.Upstreams.CommonsAPIURL = up.CatAPIURL(), up.CommonsAPIURL()
 	// The fakes are plain http on loopback: allowed by their exact address,
 	// which leaves the fetch policy as strict as in production for the rest.
@@ -113,7 +113,7 @@ func (sb *sandbox) printReplies(ctx context.Context, out io.Writer) {
 		}
 		m := sent[n-1]
 		to := strings.Join(m.Recipients, ",")
-		if to == sim.RESTGroupID(sim.TestGroup().InternalID) {
+		if to == sim.TestGroup().ID() {
 			to = sim.TestGroup().Alias
 		}
 		fmt.Fprintf(out, "bot → %s: %s\n", to, strings.ReplaceAll(m.Message, "\n", "\n    "))

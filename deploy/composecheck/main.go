@@ -8,11 +8,12 @@
 //   - every image is pinned to a tag other than latest, unless it is built;
 //   - every service has a restart policy;
 //   - every variable a built service (the bot) sets is one the bot knows:
-//     a name listed in the -known file, or an OTEL_* variable.
+//     a name listed in the -known file, or an OTEL_* variable;
+//   - the REST API's webhook reaches the bot: see checkWebhook.
 //
 // It prints one line per problem and exits 1 if there is any.
 //
-//	go run github.com/compose-spec/compose-go/v2/cmd@v2.16.2 --format json compose.yaml |
+//	go run github.com/compose-spec/compose-go/v2/cmd@v2.16.2 --no-interpolation --format json compose.yaml |
 //		go run ./deploy/composecheck -known names.txt
 package main
 
@@ -30,6 +31,16 @@ import (
 // model is the part of the compose model this checks.
 type model struct {
 	Services map[string]service `json:"services"`
+	Networks map[string]network `json:"networks"`
+}
+
+// network is the part of a network's definition the webhook check reads.
+type network struct {
+	IPAM struct {
+		Config []struct {
+			Gateway string `json:"gateway"`
+		} `json:"config"`
+	} `json:"ipam"`
 }
 
 type service struct {
@@ -40,7 +51,13 @@ type service struct {
 	Ports       []port                `json:"ports"`
 	Environment environment           `json:"environment"`
 	Healthcheck *healthcheck          `json:"healthcheck"`
+	Profiles    []string              `json:"profiles"`
+	ExtraHosts  extraHosts            `json:"extra_hosts"`
+	Networks    map[string]any        `json:"networks"`
 }
+
+// built tells whether the service is built from this repository: the bot.
+func (s service) built() bool { return len(s.Build) > 0 && string(s.Build) != "null" }
 
 type dependency struct {
 	Condition string `json:"condition"`
@@ -59,6 +76,7 @@ type healthcheck struct {
 
 func main() {
 	known := flag.String("known", "", "file of the bot's variable names, one a line")
+	webhookPath := flag.String("webhook-path", "/_webhook", "the bot's default WEBHOOK_PATH")
 	flag.Parse()
 	names, err := readNames(*known)
 	if err != nil {
@@ -70,7 +88,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "composecheck: read the model:", err)
 		os.Exit(2)
 	}
-	problems := check(m, names)
+	problems := check(m, names, *webhookPath)
 	for _, p := range problems {
 		fmt.Println(p)
 	}
@@ -79,8 +97,9 @@ func main() {
 	}
 }
 
-// check returns every problem of m, sorted; known holds the bot's variables.
-func check(m model, known map[string]bool) []string {
+// check returns every problem of m, sorted; known holds the bot's variables,
+// webhookPath the default of its WEBHOOK_PATH.
+func check(m model, known map[string]bool, webhookPath string) []string {
 	var out []string
 	add := func(format string, a ...any) { out = append(out, fmt.Sprintf(format, a...)) }
 	if len(m.Services) == 0 {
@@ -103,7 +122,7 @@ func check(m model, known map[string]bool) []string {
 				add("%s: port %s:%d is published on %q, not on loopback", name, p.Published, p.Target, p.HostIP)
 			}
 		}
-		built := len(s.Build) > 0 && string(s.Build) != "null"
+		built := s.built()
 		if !built && !pinned(s.Image) {
 			add("%s: image %q is not pinned to a release tag", name, s.Image)
 		}
@@ -118,6 +137,7 @@ func check(m model, known map[string]bool) []string {
 			}
 		}
 	}
+	checkWebhook(m, webhookPath, add)
 	slices.Sort(out)
 	return out
 }

@@ -65,7 +65,7 @@ func TestCheck(t *testing.T) {
 				t.Fatal(err)
 			}
 			tt.edit(&m)
-			got := check(m, known)
+			got := check(m, known, "/_webhook")
 			if len(got) != len(tt.wants) {
 				t.Fatalf("check = %q; want %d problems like %q", got, len(tt.wants), tt.wants)
 			}

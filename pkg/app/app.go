@@ -170,6 +170,7 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 	var reg *commands.Registry
 	a.bot = bot.New(bot.Deps{
 		API: a.api, Store: a.store, Groups: groups, Tracer: tp, Log: a.log, HashKey: hashKey, Recorder: a.metrics,
+		Typing: typer(cfg, base, tp),
 	})
 	pics, stopPictures, err := startPictures(ctx, cfg, tp, a.log, upstreamClient)
 	if err != nil {
@@ -279,6 +280,7 @@ func (a *App) Run(ctx context.Context) error {
 	// may be spent by now, and the spans of the frames it cut must still leave.
 	cctx, ccancel := context.WithTimeout(context.Background(), closeTimeout)
 	defer ccancel()
+	a.bot.WaitTyping(cctx) // the last replies' typing indicators are cleared
 	return errors.Join(err, a.closeAll(cctx))
 }
 

@@ -30,7 +30,7 @@ func buildRegistryWith(cfg config.Config, groups bot.Groups, b *bot.Bot, st *sto
 	regf := func() *commands.Registry { return reg }
 	cmds := []*commands.Command{
 		commands.Pomoc(regf, b.Cooldown),
-		commands.Ja(regf, st, b.Cooldown, cfg.Commands.JaShowName),
+		commands.Ja(regf, tallyReader{st}, b.Cooldown, cfg.Commands.JaShowName),
 		commands.PictureCommand("cat", nil, "losowy kot z The Cat API", "🐱", 0, u.Timeout, srcs["cat"]),
 		commands.PictureCommand("kot", []string{"kitku"}, "losowy kot z Wikimedia Commons", "🐈", 0, u.Timeout, srcs["kot"]),
 	}

@@ -6,6 +6,7 @@ package bot
 import (
 	"context"
 	"log/slog"
+	"sync"
 	"time"
 
 	"go.opentelemetry.io/otel/trace"
@@ -34,6 +35,9 @@ type Deps struct {
 	HashKey   []byte           // keys the sender hash in spans
 	Now       func() time.Time // nil: time.Now
 	Recorder  Recorder         // nil: failures are not counted
+	Typing    Typer            // nil: no typing indicator (TYPING=off)
+	// TypingBudget is asked before each typing indicator; nil: no budget.
+	TypingBudget TypingBudget
 }
 
 // Recorder counts failures for /metrics.
@@ -53,6 +57,7 @@ type Bot struct {
 	tracer trace.Tracer
 	recent *recentSet
 	hashes *senderHashes
+	typing sync.WaitGroup // typing indicators still being shown or cleared
 }
 
 // New returns a Bot.

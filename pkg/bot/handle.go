@@ -97,7 +97,7 @@ func (b *Bot) dispatch(ctx context.Context, f *pipeline.Frame, slot *pipeline.Sl
 		w.reply = &commands.Reply{Text: commands.TextUnknown(name)}
 		return w, nil
 	case !cmd.Scope.Allows(chat):
-		w.name, w.outcome = cmd.Name, "not_here"
+		w.name, w.outcome = cmd.Name, telemetry.OutcomeNotHere
 		w.reply = &commands.Reply{Text: commands.TextNotHere(cmd.Name)}
 		return w, nil
 	}
@@ -126,6 +126,8 @@ func (b *Bot) lockSender(ctx context.Context, f *pipeline.Frame, slot *pipeline.
 func (b *Bot) handle(ctx context.Context, w *work) string {
 	ctx, span := b.tracer.Start(ctx, telemetry.SpanHandler, trace.WithAttributes(telemetry.AttrCommand.String(w.name)))
 	defer span.End()
+	replied := b.showTyping(ctx, w)
+	defer replied()
 	outcome := telemetry.OutcomeServed
 	if w.outcome != "" {
 		outcome = w.outcome

@@ -82,7 +82,7 @@ func New(t testing.TB, simCfg sim.Config, env map[string]string) *Harness {
 	tg := sim.TestGroup()
 	h.Env = map[string]string{
 		"SIGNAL_API_URL": srv.URL, "SIGNAL_NUMBER": h.Sim.Number(),
-		"SIGNAL_GROUPS": "testbot=" + sim.RESTGroupID(tg.InternalID),
+		"SIGNAL_GROUPS": "testbot=" + tg.ID(),
 		"CAT_API_URL":   h.Up.CatAPIURL(), "COMMONS_API_URL": h.Up.CommonsAPIURL(),
 		"HTTP_ADDR": "127.0.0.1:0",
 		// The fakes are on loopback, which the fetch policy refuses unless allowed.
@@ -234,7 +234,7 @@ func (h *Harness) WaitIdle(accepted int) {
 }
 
 // TestGroupRecipient is the REST id of the simulator's test group.
-func TestGroupRecipient() string { return sim.RESTGroupID(sim.TestGroup().InternalID) }
+func TestGroupRecipient() string { return sim.TestGroup().ID() }
 
 // testWriter sends the bot's warnings to the test log.
 type testWriter struct{ t testing.TB }

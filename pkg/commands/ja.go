@@ -4,13 +4,20 @@ import (
 	"context"
 	"fmt"
 	"strings"
-
-	"signal-bot/pkg/store"
+	"time"
 )
 
-// Tallier reads a sender's tallies.
-type Tallier interface {
-	Tallies(sender string) ([]store.Tally, error)
+// Tally is one command's use count and last use by one sender.
+type Tally struct {
+	Command string
+	Count   int64
+	Last    time.Time
+}
+
+// TallyReader reads a sender's tallies, by command name. The state store is
+// one, through the adapter the app wires in; commands need no more of it.
+type TallyReader interface {
+	Tallies(sender string) ([]Tally, error)
 }
 
 // Ja is the "my stats" command: the sender's uses per command and any
@@ -18,7 +25,7 @@ type Tallier interface {
 // (you): the name signal-cli reports is, for a linked account, the label the
 // operator's own address book gives the sender, which is not the bot's to
 // tell a group. showName, the operator's opt-in (JA_SHOW_NAME), shows it.
-func Ja(reg func() *Registry, tallies Tallier, cooldown CooldownFunc, showName bool) *Command {
+func Ja(reg func() *Registry, tallies TallyReader, cooldown CooldownFunc, showName bool) *Command {
 	return &Command{
 		Name: "ja", Aliases: []string{"me", "staty"}, Summary: "twoje statystyki", Scope: Everywhere,
 		Run: func(_ context.Context, req Request) (Reply, error) {

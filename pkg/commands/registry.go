@@ -52,6 +52,9 @@ type Command struct {
 	Cooldown time.Duration
 	Scope    Scope
 	Run      RunFunc
+	// Typing shows Signal's typing indicator while the command runs and its
+	// reply is sent: the picture commands, whose reply takes seconds.
+	Typing bool
 }
 
 // Registry resolves names and aliases to commands.

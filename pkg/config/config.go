@@ -25,7 +25,11 @@ type Signal struct {
 	ReceiveMode  string `env:"RECEIVE_MODE, default=websocket" help:"websocket (GET /v1/receive, loses bursts) or webhook (the REST API's RECEIVE_WEBHOOK_URL POSTs to WEBHOOK_PATH)"`
 	WebhookPath  string `env:"WEBHOOK_PATH, default=/_webhook" help:"path on HTTP_ADDR that takes the REST API's webhook POSTs (RECEIVE_MODE=webhook)"`
 	WebhookToken string `env:"WEBHOOK_TOKEN" help:"secret the webhook URL carries as ?token=…; required with RECEIVE_MODE=webhook when HTTP_ADDR is not loopback"`
+	Typing       string `env:"TYPING, default=on" help:"on: show Signal's typing indicator while !cat or !kot fetches and sends its picture; off: never"`
 }
+
+// TypingOn reports whether TYPING is on.
+func (s Signal) TypingOn() bool { return s.Typing == "on" }
 
 // The values of RECEIVE_MODE.
 const (
@@ -134,6 +138,8 @@ func (c Config) check() error {
 		return fmt.Errorf("configuration: RECEIVE_MODE must be %s or %s, got %q", ReceiveWebsocket, ReceiveWebhook, c.Signal.ReceiveMode)
 	case c.Signal.ReceiveMode == ReceiveWebhook && c.Signal.APIURL == "":
 		return fmt.Errorf("configuration: RECEIVE_MODE=webhook needs SIGNAL_API_URL (the sandbox delivers over the websocket)")
+	case c.Signal.Typing != "on" && c.Signal.Typing != "off":
+		return fmt.Errorf("configuration: TYPING must be on or off, got %q", c.Signal.Typing)
 	case !strings.HasPrefix(c.Signal.WebhookPath, "/"):
 		return fmt.Errorf("configuration: WEBHOOK_PATH must start with /, got %q", c.Signal.WebhookPath)
 	}

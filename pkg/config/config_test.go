@@ -59,6 +59,13 @@ func TestLoad(t *testing.T) {
 				}
 			}},
 		{name: "negative cooldown", env: map[string]string{"COOLDOWNS": "kot=-1s"}, wantErr: "COOLDOWNS"},
+		{name: "typing neither on nor off", env: map[string]string{"TYPING": "yes"}, wantErr: "TYPING"},
+		{name: "typing off", env: map[string]string{"TYPING": "off"},
+			check: func(t *testing.T, c Config) {
+				if c.Signal.TypingOn() {
+					t.Error("TYPING=off: TypingOn() = true")
+				}
+			}},
 		{name: "commit interval", env: map[string]string{"STATE_COMMIT_INTERVAL": "0s"},
 			check: func(t *testing.T, c Config) {
 				if c.State.CommitInterval != 0 {

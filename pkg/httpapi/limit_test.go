@@ -27,16 +27,3 @@ func TestLimiter(t *testing.T) {
 		t.Error("nil limiter refused")
 	}
 }
-
-func TestSyntheticTimestampsAreUniqueMillis(t *testing.T) {
-	s := &Server{}
-	now := time.UnixMilli(1_765_000_000_000)
-	seen := map[int64]bool{}
-	for i := range 1000 { // many in the same millisecond
-		ts := s.timestamp(now)
-		if seen[ts] || ts < now.UnixMilli() || ts > now.UnixMilli()+int64(i) {
-			t.Fatalf("timestamp %d: %d (seen before: %v)", i, ts, seen[ts])
-		}
-		seen[ts] = true
-	}
-}

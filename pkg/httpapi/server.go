@@ -4,8 +4,6 @@ package httpapi
 
 import (
 	"context"
-	"crypto/sha256"
-	"crypto/subtle"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,13 +11,13 @@ import (
 	"net"
 	"net/http"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"signal-bot/pkg/bot"
 	"signal-bot/pkg/commands"
 	"signal-bot/pkg/journal"
 	"signal-bot/pkg/pipeline"
+	"signal-bot/pkg/signalid"
 	"signal-bot/pkg/store"
 	"signal-bot/pkg/telemetry"
 )
@@ -48,10 +46,10 @@ type Deps struct {
 
 // Server is the handler of the bot's endpoints.
 type Server struct {
-	d      Deps
-	mux    *http.ServeMux
-	lim    *limiter
-	lastTS atomic.Int64 // the last synthetic timestamp handed out
+	d     Deps
+	mux   *http.ServeMux
+	lim   *limiter
+	clock signalid.Clock // timestamps of synthetic frames
 }
 
 // New returns the handler.
@@ -84,7 +82,7 @@ func CheckAddr(addr, token string) error {
 
 // auth demands the bearer token when one is configured (constant-time).
 func (s *Server) auth(next http.HandlerFunc) http.HandlerFunc {
-	want := sha256.Sum256([]byte(s.d.Token))
+	want := newSecret(s.d.Token)
 	return func(w http.ResponseWriter, r *http.Request) {
 		if s.d.Token != "" {
 			got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
@@ -92,8 +90,7 @@ func (s *Server) auth(next http.HandlerFunc) http.HandlerFunc {
 				writeError(w, http.StatusUnauthorized, "missing bearer token")
 				return
 			}
-			g := sha256.Sum256([]byte(got))
-			if subtle.ConstantTimeCompare(g[:], want[:]) != 1 {
+			if !want.matches(got) {
 				writeError(w, http.StatusForbidden, "wrong token")
 				return
 			}
@@ -140,19 +137,4 @@ func ctxErrStatus(err error) int {
 		return http.StatusGatewayTimeout
 	}
 	return http.StatusServiceUnavailable
-}
-
-// timestamp is a message timestamp for a synthetic frame: epoch ms like a
-// real one, and never the same twice, since (sender, timestamp) is the
-// bot's duplicate filter key.
-func (s *Server) timestamp(now time.Time) int64 {
-	for {
-		last, ts := s.lastTS.Load(), now.UnixMilli()
-		if ts <= last {
-			ts = last + 1
-		}
-		if s.lastTS.CompareAndSwap(last, ts) {
-			return ts
-		}
-	}
 }

@@ -2,8 +2,6 @@ package httpapi
 
 import (
 	"context"
-	"crypto/sha256"
-	"crypto/subtle"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -36,7 +34,7 @@ type WebhookConfig struct {
 // for concurrent use.
 type Webhook struct {
 	cfg       WebhookConfig
-	token     [sha256.Size]byte
+	token     secret
 	reachable atomic.Bool
 }
 
@@ -46,7 +44,7 @@ func NewWebhook(cfg WebhookConfig) *Webhook {
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.DiscardHandler)
 	}
-	h := &Webhook{cfg: cfg, token: sha256.Sum256([]byte(cfg.Token))}
+	h := &Webhook{cfg: cfg, token: newSecret(cfg.Token)}
 	h.reachable.Store(true)
 	return h
 }
@@ -133,8 +131,7 @@ func (h *Webhook) authorized(w http.ResponseWriter, r *http.Request) bool {
 		writeError(w, http.StatusUnauthorized, "missing ?token=")
 		return false
 	}
-	g := sha256.Sum256([]byte(got[0]))
-	if subtle.ConstantTimeCompare(g[:], h.token[:]) != 1 {
+	if !h.token.matches(got[0]) {
 		writeError(w, http.StatusForbidden, "wrong token")
 		return false
 	}

@@ -2,7 +2,9 @@
 // histograms in Prometheus text format on GET /metrics, through the
 // OpenTelemetry metrics SDK and its Prometheus exporter. Gauges are read
 // from the components' own counters when scraped, so the frame path pays
-// nothing for them.
+// nothing for them. A scraper that asks for OpenMetrics gets the own_ms and
+// round_trip_ms histograms with exemplars: per bucket, the trace id of the
+// last exported frame that landed in it.
 package metrics
 
 import (
@@ -17,6 +19,8 @@ import (
 	otelprom "go.opentelemetry.io/otel/exporters/prometheus"
 	"go.opentelemetry.io/otel/metric"
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
+	"go.opentelemetry.io/otel/sdk/metric/exemplar"
+	"go.opentelemetry.io/otel/trace"
 
 	"signal-bot/pkg/telemetry"
 )
@@ -59,8 +63,11 @@ func New(src Sources) (*Metrics, error) {
 		return nil, fmt.Errorf("set up metrics: %w", err)
 	}
 	m := &Metrics{
-		provider: sdkmetric.NewMeterProvider(sdkmetric.WithReader(exp)),
-		handler:  promhttp.HandlerFor(reg, promhttp.HandlerOpts{}),
+		// Exemplars only for sampled frames: the others never reach Jaeger.
+		provider: sdkmetric.NewMeterProvider(sdkmetric.WithReader(exp), sdkmetric.WithExemplarFilter(exemplar.TraceBasedFilter)),
+		// OpenMetrics when the scraper asks for it (Accept), the only format
+		// that carries exemplars; the classic text format otherwise.
+		handler: promhttp.HandlerFor(reg, promhttp.HandlerOpts{EnableOpenMetrics: true}),
 	}
 	if err := m.instruments(src); err != nil {
 		return nil, fmt.Errorf("set up metrics: %w", err)
@@ -80,8 +87,22 @@ func (m *Metrics) Served(b telemetry.Block) {
 	ctx := context.Background()
 	cmd := metric.WithAttributes(attribute.String("command", b.Command))
 	m.replies.Add(ctx, 1, metric.WithAttributes(attribute.String("command", b.Command), attribute.String("outcome", b.Outcome)))
-	m.own.Record(ctx, b.OwnMS, cmd)
-	m.roundTrip.Record(ctx, b.RoundTripMS, cmd)
+	ex := exemplarContext(b)
+	m.own.Record(ex, b.OwnMS, cmd)
+	m.roundTrip.Record(ex, b.RoundTripMS, cmd)
+}
+
+// exemplarContext carries the frame's root span, so that the histograms'
+// exemplars name its trace; a frame that was not exported gets none.
+func exemplarContext(b telemetry.Block) context.Context {
+	ctx := context.Background()
+	tid, err := trace.TraceIDFromHex(b.TraceID)
+	if err != nil || !b.Sampled {
+		return ctx
+	}
+	return trace.ContextWithSpanContext(ctx, trace.NewSpanContext(trace.SpanContextConfig{
+		TraceID: tid, SpanID: b.RootSpanID, TraceFlags: trace.FlagsSampled,
+	}))
 }
 
 // CommandError counts a failed command by the kind of failure.

@@ -198,23 +198,3 @@ func TestCloseStopsRefills(t *testing.T) {
 		t.Errorf("after Close: in flight %d, refill errors %d; want 0, 0", s.InFlight, s.RefillErrors)
 	}
 }
-
-func TestBackoff(t *testing.T) {
-	tests := []struct {
-		n      int
-		jitter float64
-		want   time.Duration
-	}{
-		{1, 1, time.Second},
-		{1, 0, 500 * time.Millisecond},
-		{2, 1, 2 * time.Second},
-		{4, 1, 8 * time.Second},
-		{5, 1, 10 * time.Second},
-		{100, 0.5, 7500 * time.Millisecond},
-	}
-	for _, tt := range tests {
-		if got := backoff(tt.n, time.Second, 10*time.Second, tt.jitter); got != tt.want {
-			t.Errorf("backoff(%d, 1s, 10s, %v) = %v; want %v", tt.n, tt.jitter, got, tt.want)
-		}
-	}
-}

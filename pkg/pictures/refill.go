@@ -8,6 +8,7 @@ import (
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/trace"
 
+	"signal-bot/pkg/backoff"
 	"signal-bot/pkg/commands"
 )
 
@@ -102,7 +103,7 @@ func (p *Pool) failLocked() {
 		return
 	}
 	p.failures++
-	d := backoff(p.failures, p.cfg.BackoffMin, p.cfg.BackoffMax, p.jitter())
+	d := backoff.Delay(p.failures-1, p.cfg.BackoffMin, p.cfg.BackoffMax, p.jitter())
 	p.stopRetry = p.after(d, p.retry)
 }
 

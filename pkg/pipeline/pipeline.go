@@ -164,7 +164,7 @@ func (p *Pipeline) Run() {
 		p.slots <- struct{}{}
 		p.queued.Add(-1)
 		if p.base.Err() != nil { // hard stop: what is left is cut off, not run
-			f.Root.SetAttributes(telemetry.AttrOutcome.String("cut_off"))
+			f.Root.SetAttributes(telemetry.AttrOutcome.String(telemetry.OutcomeCutOff))
 			f.Root.End()
 			p.turns.done(f.Key, f.Seq)
 			<-p.slots

@@ -4,6 +4,8 @@ import (
 	"math/rand/v2"
 	"testing"
 	"time"
+
+	"signal-bot/pkg/backoff"
 )
 
 // The redial schedule Receive uses: full jitter in [d/2, d) of a doubling
@@ -30,8 +32,8 @@ func TestBackoffIsCapped(t *testing.T) {
 	}
 	for _, tt := range tests {
 		for range 1000 {
-			if got := Backoff(tt.attempt, backoffBase, backoffMax, rng); got < tt.min || got >= tt.max {
-				t.Fatalf("Backoff(%d) = %v; want in [%v, %v)", tt.attempt, got, tt.min, tt.max)
+			if got := backoff.Delay(tt.attempt, backoffBase, backoffMax, rng.Float64()); got < tt.min || got >= tt.max {
+				t.Fatalf("backoff.Delay(%d) = %v; want in [%v, %v)", tt.attempt, got, tt.min, tt.max)
 			}
 		}
 	}

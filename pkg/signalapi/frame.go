@@ -3,7 +3,6 @@
 package signalapi
 
 import (
-	"encoding/base64"
 	"encoding/json"
 	"fmt"
 )
@@ -76,10 +75,4 @@ func DecodeFrame(raw []byte) (Frame, error) {
 		return Frame{}, fmt.Errorf("decode frame: %w", err)
 	}
 	return f, nil
-}
-
-// RESTGroupID turns signal-cli's group id into the REST API's recipient id:
-// "group." + base64(id).
-func RESTGroupID(internalID string) string {
-	return "group." + base64.StdEncoding.EncodeToString([]byte(internalID))
 }

@@ -1,6 +1,10 @@
 package signalapi
 
-import "strings"
+import (
+	"strings"
+
+	"signal-bot/pkg/signalid"
+)
 
 // Incoming is a text message from a user, the only kind of frame the bot answers.
 type Incoming struct {
@@ -18,7 +22,7 @@ type Incoming struct {
 func (in Incoming) ReplyTo() string {
 	switch {
 	case in.GroupID != "":
-		return RESTGroupID(in.GroupID)
+		return signalid.RESTGroupID(in.GroupID)
 	case in.SenderNumber != "":
 		return in.SenderNumber
 	default:

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
+
+	"signal-bot/pkg/backoff"
 )
 
 // ReceiveFunc takes one text frame and the time it was read. It runs on the
@@ -44,7 +46,7 @@ func (c *Client) Receive(ctx context.Context, log *slog.Logger, fn ReceiveFunc) 
 		if connected {
 			attempt = 0
 		}
-		wait := Backoff(attempt, backoffBase, backoffMax, rng)
+		wait := backoff.Delay(attempt, backoffBase, backoffMax, rng.Float64())
 		attempt++
 		log.WarnContext(ctx, "websocket receive interrupted; redialling", "err", err, "wait", wait.Round(time.Millisecond), "attempt", attempt)
 		select {

@@ -3,6 +3,8 @@ package sim
 import (
 	"fmt"
 	"net/http"
+
+	"signal-bot/pkg/signalid"
 )
 
 // maxBurst caps POST /_sim/burst.
@@ -57,7 +59,7 @@ func (c controlMessage) message() Message {
 		From: c.From, UUID: c.UUID, Name: c.Name, Text: c.Text, Kind: c.Kind,
 		Timestamp: c.Timestamp, Target: c.Target, Attachments: c.Attachments,
 	}
-	if isUUID(c.From) {
+	if signalid.IsUUID(c.From) {
 		m.From, m.UUID = "", c.From
 	}
 	if c.Group != nil {

@@ -85,6 +85,7 @@ func (s *Sim) handleTyping(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.stats.typing.Add(1)
+	s.recordTyping(Typing{Number: number, Recipient: req.Recipient, Started: r.Method == http.MethodPut, At: time.Now()})
 	w.WriteHeader(http.StatusNoContent)
 }
 

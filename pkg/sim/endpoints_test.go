@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"net/url"
 	"testing"
+
+	"signal-bot/pkg/signalid"
 )
 
 func TestEndpoints(t *testing.T) {
@@ -22,7 +24,7 @@ func TestEndpoints(t *testing.T) {
 		{"about", "GET", "/v1/about", "", response{200, jsonCT, `{"versions":["v1","v2"],"build":2,"mode":"json-rpc","version":"0.100","capabilities":{"v2/send":["quotes","mentions"]}}`}},
 		{"health", "GET", "/v1/health", "", response{204, "", ""}},
 		{"group by id", "GET", "/v1/groups/%2B48500000001/" + url.PathEscape(g.ID()), "", response{200, jsonCT, mustJSON(t, h.sim.entry(g))}},
-		{"unknown group id", "GET", "/v1/groups/+48500000001/" + url.PathEscape(RESTGroupID(b64("nope"))), "", response{404, jsonCT, `{"error":"No group with that id found"}`}},
+		{"unknown group id", "GET", "/v1/groups/+48500000001/" + url.PathEscape(signalid.RESTGroupID(b64("nope"))), "", response{404, jsonCT, `{"error":"No group with that id found"}`}},
 		{"groups of another account", "GET", "/v1/groups/+48999", "", response{400, jsonCT, `{"error":"Specified account does not exist"}`}},
 		{"typing start", "PUT", "/v1/typing-indicator/+48500000001", `{"recipient":"+48500000002"}`, response{204, "", ""}},
 		{"typing stop in group", "DELETE", "/v1/typing-indicator/%2B48500000001", `{"recipient":"` + g.ID() + `"}`, response{204, "", ""}},
@@ -50,6 +52,11 @@ func TestEndpoints(t *testing.T) {
 	if st := h.sim.Stats(); st.Typing != 2 || st.Reactions != 2 || st.Receipts != 1 {
 		t.Errorf("typing %d, reactions %d, receipts %d; want 2, 2, 1", st.Typing, st.Reactions, st.Receipts)
 	}
+	ty := h.sim.Typings()
+	if len(ty) != 2 || !ty[0].Started || ty[0].Recipient != "+48500000002" || ty[1].Started || ty[1].Recipient != g.ID() ||
+		ty[1].At.Before(ty[0].At) {
+		t.Errorf("Typings() = %+v; want the start to +48500000002, then the stop in the group", ty)
+	}
 }
 
 func TestGroupsList(t *testing.T) {
@@ -63,7 +70,7 @@ func TestGroupsList(t *testing.T) {
 	for i, g := range []Group{TestGroup(), extra} {
 		wantKeys(t, got[i], "name", "description", "id", "internal_id", "members", "blocked",
 			"pending_invites", "pending_requests", "invite_link", "admins", "permissions")
-		wantValue(t, got[i], "id", RESTGroupID(g.InternalID))
+		wantValue(t, got[i], "id", signalid.RESTGroupID(g.InternalID))
 		wantValue(t, got[i], "internal_id", g.InternalID)
 		wantValue(t, got[i], "name", g.Name)
 	}

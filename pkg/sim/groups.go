@@ -6,10 +6,9 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
-)
 
-// groupPrefix starts every group recipient and REST group id.
-const groupPrefix = "group."
+	"signal-bot/pkg/signalid"
+)
 
 // groupRevision is the revision every simulated group reports.
 const groupRevision = 1
@@ -33,12 +32,6 @@ func TestGroup() Group {
 	}
 }
 
-// RESTGroupID returns the REST API's id of a group, "group." + base64(internalID), which is
-// both the id in GET /v1/groups and the recipient of a group send.
-func RESTGroupID(internalID string) string {
-	return groupPrefix + base64.StdEncoding.EncodeToString([]byte(internalID))
-}
-
 // clone returns a copy of g that shares no memory with it.
 func (g Group) clone() Group {
 	g.Members = slices.Clone(g.Members)
@@ -55,7 +48,7 @@ func cloneGroups(gs []Group) []Group {
 }
 
 // ID returns the group's REST API id.
-func (g Group) ID() string { return RESTGroupID(g.InternalID) }
+func (g Group) ID() string { return signalid.RESTGroupID(g.InternalID) }
 
 // findGroup returns the configured group whose alias, REST id, internal id or name is ref.
 func (s *Sim) findGroup(ref string) (Group, bool) {
@@ -73,16 +66,8 @@ func (s *Sim) resolveGroup(ref string) (Group, error) {
 	if g, ok := s.findGroup(ref); ok {
 		return g, nil
 	}
-	internal := ref
-	if len(ref) > len(groupPrefix) && ref[:len(groupPrefix)] == groupPrefix {
-		b, err := base64.StdEncoding.DecodeString(ref[len(groupPrefix):])
-		if err != nil {
-			return Group{}, fmt.Errorf("resolve group %q: %w", ref, err)
-		}
-		internal = string(b)
-	}
-	raw, err := base64.StdEncoding.DecodeString(internal)
-	if err != nil || len(raw) != 32 {
+	internal, err := signalid.InternalGroupID(ref)
+	if err != nil {
 		return Group{}, fmt.Errorf("resolve group %q: not a known alias and not a group id", ref)
 	}
 	return Group{InternalID: internal}, nil

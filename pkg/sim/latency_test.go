@@ -6,6 +6,8 @@ import (
 	"errors"
 	"testing"
 	"time"
+
+	"signal-bot/pkg/signalid"
 )
 
 func TestSendCost(t *testing.T) {
@@ -85,7 +87,7 @@ func TestLifecycle(t *testing.T) {
 
 func TestUUIDOf(t *testing.T) {
 	a, b := UUIDOf("+48500000002"), UUIDOf("+48500000003")
-	if !isUUID(a) || a != UUIDOf("+48500000002") || a == b {
+	if !signalid.IsUUID(a) || a != UUIDOf("+48500000002") || a == b {
 		t.Errorf("UUIDOf = %q, %q; want distinct, stable, canonical uuids", a, b)
 	}
 	if a[14] != '4' {

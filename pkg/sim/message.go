@@ -3,7 +3,6 @@ package sim
 import (
 	"crypto/sha256"
 	"fmt"
-	"strings"
 )
 
 // Message is one incoming event to deliver as a websocket frame.
@@ -48,26 +47,6 @@ func UUIDOf(number string) string {
 	b[6] = b[6]&0x0f | 0x40 // version 4
 	b[8] = b[8]&0x3f | 0x80 // RFC 4122 variant
 	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
-}
-
-// isUUID reports whether s is a canonical 36-character uuid.
-func isUUID(s string) bool {
-	if len(s) != 36 {
-		return false
-	}
-	for i, c := range s {
-		switch i {
-		case 8, 13, 18, 23:
-			if c != '-' {
-				return false
-			}
-		default:
-			if !strings.ContainsRune("0123456789abcdefABCDEF", c) {
-				return false
-			}
-		}
-	}
-	return true
 }
 
 // sender is the resolved sender of a message.

@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"signal-bot/pkg/signalid"
 )
 
 // b64 is standard base64 with padding.
@@ -29,7 +31,7 @@ func TestSendValidation(t *testing.T) {
 	const bot, user = DefaultNumber, "+48500000002"
 	g := TestGroup()
 	short := "group." + b64(b64(strings.Repeat("x", 16)))
-	unknown := RESTGroupID(b64(strings.Repeat("u", 32)))
+	unknown := signalid.RESTGroupID(b64(strings.Repeat("u", 32)))
 	const jsonCT, plainCT = "application/json; charset=utf-8", "text/plain; charset=utf-8"
 	invalid := `{"error":"Couldn't process request - invalid request"}`
 	split := ` cannot be specified together in one request! Please split them up into multiple REST API calls."}`

@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+
+	"signal-bot/pkg/signalid"
 )
 
 // sendRequest is the body of POST /v2/send (SendMessageV2, docs/wire-format.md §2).
@@ -120,8 +122,7 @@ func (p *sendPlan) classify() *apiError {
 		switch kind {
 		case rcptGroup:
 			groups++
-			raw, _ := base64.StdEncoding.DecodeString(strings.TrimPrefix(r, groupPrefix))
-			p.groupID = string(raw)
+			p.groupID, _ = signalid.InternalGroupID(r) // recipientType checked it
 		case rcptNumber:
 			numbers++
 		default:
@@ -150,7 +151,7 @@ func (p *sendPlan) classify() *apiError {
 // its error. A "group." recipient must decode twice to exactly 32 bytes; a short one that
 // does not decode is a username.
 func recipientType(r string) (recipientKind, string) {
-	if rest, ok := strings.CutPrefix(r, groupPrefix); ok {
+	if rest, ok := strings.CutPrefix(r, signalid.GroupPrefix); ok {
 		once, err := base64.StdEncoding.DecodeString(rest)
 		if err == nil {
 			twice, err := base64.StdEncoding.DecodeString(string(once))
@@ -166,7 +167,7 @@ func recipientType(r string) (recipientKind, string) {
 		}
 		return rcptGroup, "Invalid identifier " + r
 	}
-	if isPhoneNumber(r) || isUUID(r) || isHexUUID(r) {
+	if isPhoneNumber(r) || signalid.IsUUID(r) || isHexUUID(r) {
 		return rcptNumber, ""
 	}
 	return rcptUsername, ""

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
+
+	"signal-bot/pkg/signalid"
 )
 
 // DefaultNumber is the bot account the simulator serves when Config.Number is empty.
@@ -60,11 +62,12 @@ type Sim struct {
 	shape       SendShape
 	lossless    bool
 	rng         *rand.Rand
-	lastTS      int64
+	clock       signalid.Clock
 	subs        map[*subscriber]struct{}
 	subsChanged chan struct{}
 	sent        []Sent
 	sentChanged chan struct{}
+	typings     []Typing
 	files       map[string][]byte
 	srv         *http.Server
 	serveDone   chan struct{}
@@ -146,13 +149,4 @@ func (s *Sim) SetLossless(on bool) {
 
 // nextTimestamp returns the current time in epoch milliseconds, strictly greater than every
 // timestamp it returned before, so that timestamps can serve as message ids.
-func (s *Sim) nextTimestamp() int64 {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	ts := time.Now().UnixMilli()
-	if ts <= s.lastTS {
-		ts = s.lastTS + 1
-	}
-	s.lastTS = ts
-	return ts
-}
+func (s *Sim) nextTimestamp() int64 { return s.clock.Next(time.Now()) }

@@ -23,6 +23,10 @@ type Block struct {
 	RoundTripMS float64 `json:"round_trip_ms"`
 	Synthetic   bool    `json:"-"`
 	Outcome     string  `json:"outcome,omitempty"`
+	// RootSpanID and Sampled are the root frame span's id and whether it is
+	// exported: what a metric's exemplar needs to link to the trace.
+	RootSpanID trace.SpanID `json:"-"`
+	Sampled    bool         `json:"-"`
 }
 
 // frameSpans holds the spans of a trace that Compute reads.
@@ -35,7 +39,8 @@ type frameSpans struct {
 // SpanFrame. Durations are those of the first queue, dispatch and handler
 // span; send and upstream are unions of the leg spans clipped to the handler
 // (upstream minus what send already covers); own time is never negative; the
-// round trip runs from the root's start to the last end of any span.
+// round trip runs from the root's start to the last end of any span but a
+// typing indicator's (LegTyping spans count nowhere).
 func Compute(spans []sdktrace.ReadOnlySpan) (Block, bool) {
 	var fs frameSpans
 	for _, s := range spans {
@@ -50,8 +55,11 @@ func Compute(spans []sdktrace.ReadOnlySpan) (Block, bool) {
 	send, upstream := legsUS(spans, fs.handler)
 	own := max(queue+dispatch+handler-send-upstream, 0)
 
+	rootSC := fs.root.SpanContext()
 	b := Block{
-		TraceID:     fs.root.SpanContext().TraceID().String(),
+		TraceID:     rootSC.TraceID().String(),
+		RootSpanID:  rootSC.SpanID(),
+		Sampled:     rootSC.IsSampled(),
 		QueueMS:     msFromUS(queue),
 		DispatchMS:  msFromUS(dispatch),
 		HandlerMS:   msFromUS(handler),
@@ -128,11 +136,12 @@ func legsUS(spans []sdktrace.ReadOnlySpan, handler sdktrace.ReadOnlySpan) (send,
 	return roundUS(sendNS), roundUS(allNS) - roundUS(sendNS)
 }
 
-// roundTripUS returns the microseconds from the root's start to the last end of any span.
+// roundTripUS returns the microseconds from the root's start to the last end
+// of any span but a typing indicator's, which the reply never waits for.
 func roundTripUS(spans []sdktrace.ReadOnlySpan, root sdktrace.ReadOnlySpan) int64 {
 	last := root.EndTime()
 	for _, s := range spans {
-		if e := s.EndTime(); e.After(last) {
+		if e := s.EndTime(); e.After(last) && stringAttr(s, AttrLeg) != LegTyping {
 			last = e
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/trace"
 )
 
 func TestCompute(t *testing.T) {
@@ -74,6 +75,17 @@ func TestCompute(t *testing.T) {
 			wantOK: true,
 		},
 		{
+			name: "a typing indicator counts neither as send nor in the round trip",
+			spans: []stub{
+				{name: SpanFrame, start: 0, end: 100},
+				{name: SpanHandler, start: 0, end: 100, attrs: cat},
+				{name: "PUT /v1/typing-indicator/REDACTED", start: 1, end: 130, attrs: []attribute.KeyValue{AttrLeg.String(LegTyping)}},
+				{name: "POST /v2/send", start: 40, end: 90, attrs: send},
+			},
+			want:   Block{Command: "cat", HandlerMS: 100, SendMS: 50, OwnMS: 50, RoundTripMS: 100},
+			wantOK: true,
+		},
+		{
 			name: "microsecond rounding, own from rounded values",
 			spans: []stub{
 				{name: SpanFrame, start: 0, end: 1, attrs: []attribute.KeyValue{AttrSynthetic.Bool(true)}},
@@ -108,6 +120,7 @@ func TestCompute(t *testing.T) {
 			}
 			if ok {
 				tt.want.TraceID = testTraceID.String()
+				tt.want.RootSpanID = trace.SpanID{1} // the root of snapshots
 			}
 			if got != tt.want {
 				t.Errorf("Compute =\n %+v; want\n %+v", got, tt.want)

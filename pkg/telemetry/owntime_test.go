@@ -111,7 +111,8 @@ func TestOwnTimeCompletesWhenLastSpanEnds(t *testing.T) {
 		t.Fatalf("blocks = %d; want 1", len(blocks))
 	}
 	want := Block{Command: "cat", TraceID: root.SpanContext().TraceID().String(), HandlerMS: 40,
-		UpstreamMS: 30, OwnMS: 10, RoundTripMS: 60}
+		UpstreamMS: 30, OwnMS: 10, RoundTripMS: 60,
+		RootSpanID: root.SpanContext().SpanID(), Sampled: root.SpanContext().IsSampled()}
 	if blocks[0] != want {
 		t.Errorf("block = %+v; want %+v", blocks[0], want)
 	}

@@ -3,6 +3,8 @@ package telemetry
 import (
 	"net/url"
 	"strings"
+
+	"signal-bot/pkg/signalid"
 )
 
 // redacted replaces every value RedactURL hides.
@@ -25,6 +27,16 @@ func RedactURL(u *url.URL) string {
 		r.RawQuery = redactQuery(u.RawQuery)
 	}
 	return r.String()
+}
+
+// RedactRawURL is RedactURL of a URL still in its string form; it returns ""
+// for a string that does not parse, so nothing unredacted slips through.
+func RedactRawURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return ""
+	}
+	return RedactURL(u)
 }
 
 // redactPath replaces the identifying segments of an unescaped path.
@@ -59,12 +71,12 @@ func redactQuery(raw string) string {
 // optional "+" and at least six digits), a UUID, or a group id.
 func isIdentifier(s string) bool {
 	switch {
-	case strings.HasPrefix(s, "group."):
+	case strings.HasPrefix(s, signalid.GroupPrefix):
 		return true
 	case isPhone(s):
 		return true
 	default:
-		return isUUID(s)
+		return signalid.IsUUID(s)
 	}
 }
 
@@ -80,29 +92,4 @@ func isPhone(s string) bool {
 		}
 	}
 	return true
-}
-
-// isUUID reports whether s has the 8-4-4-4-12 hex form of a UUID.
-func isUUID(s string) bool {
-	if len(s) != 36 {
-		return false
-	}
-	for i, c := range []byte(s) {
-		switch i {
-		case 8, 13, 18, 23:
-			if c != '-' {
-				return false
-			}
-		default:
-			if !isHex(c) {
-				return false
-			}
-		}
-	}
-	return true
-}
-
-// isHex reports whether c is a hexadecimal digit.
-func isHex(c byte) bool {
-	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
 }

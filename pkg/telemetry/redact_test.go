@@ -34,3 +34,16 @@ func TestRedactURL(t *testing.T) {
 		t.Errorf("RedactURL(nil) = %q; want empty", got)
 	}
 }
+
+func TestRedactRawURL(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"https://api.thecatapi.com/v1/images/search?size=med", "https://api.thecatapi.com/v1/images/search?size=REDACTED"},
+		{"https://user:pass@x/y?Token=abc", "https://x/y?Token=REDACTED"},
+		{"::not a url", ""},
+	}
+	for _, tt := range tests {
+		if got := RedactRawURL(tt.in); got != tt.want {
+			t.Errorf("RedactRawURL(%q) = %q; want %q", tt.in, got, tt.want)
+		}
+	}
+}

@@ -26,7 +26,7 @@ const (
 const (
 	// AttrCommand is the resolved command name, on the handler span.
 	AttrCommand = attribute.Key("bot.command")
-	// AttrLeg marks an HTTP client span as LegUpstream or LegSend.
+	// AttrLeg marks an HTTP client span as LegUpstream, LegSend or LegTyping.
 	AttrLeg = attribute.Key("bot.leg")
 	// AttrSynthetic is true on a frame injected by /_selftest.
 	AttrSynthetic = attribute.Key("bot.synthetic")
@@ -49,6 +49,13 @@ const (
 	LegUpstream = "upstream"
 	// LegSend marks calls to the Signal REST API (POST /v2/send and others).
 	LegSend = "send"
+	// LegTyping marks the typing indicator's calls to the REST API. They run
+	// beside the handler, which never waits for them: they count neither as
+	// send time (which own_ms subtracts) nor in the round trip.
+	LegTyping = "typing"
+	// SpanTypingStop is the root of the trace that clears a typing indicator
+	// after the reply, linked to the frame's trace: not part of the frame.
+	SpanTypingStop = "typing.stop"
 )
 
 // Values of AttrChat.
@@ -69,8 +76,12 @@ const (
 	OutcomeCooldown = "cooldown"
 	// OutcomeUnknown means the text looked like a command nobody knows.
 	OutcomeUnknown = "unknown"
+	// OutcomeNotHere means the command does not answer in this chat (its scope).
+	OutcomeNotHere = "not_here"
 	// OutcomeError means the handler or the send failed.
 	OutcomeError = "error"
 	// OutcomeDropped means the intake FIFO was full.
 	OutcomeDropped = "dropped"
+	// OutcomeCutOff means a hard stop at shutdown ended the frame before it ran.
+	OutcomeCutOff = "cut_off"
 )

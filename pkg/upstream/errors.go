@@ -4,8 +4,9 @@ import (
 	"context"
 	"errors"
 	"net"
-	"net/url"
 	"strings"
+
+	"signal-bot/pkg/telemetry"
 )
 
 // Sentinel errors wrapped by *Error. Test for them with errors.Is.
@@ -33,7 +34,7 @@ var (
 type Error struct {
 	// Op names the operation, such as "thecatapi search" or "commons download".
 	Op string
-	// URL is the requested URL with credentials and secret query values removed.
+	// URL is the requested URL as telemetry.RedactRawURL gives it: no credentials, no query values.
 	URL string
 	// Status is the HTTP status code, or 0 when no response was received.
 	Status int
@@ -71,32 +72,7 @@ func (e *Error) Timeout() bool {
 	return errors.As(e.Err, &ne) && ne.Timeout()
 }
 
-// secretParams are query parameters whose values never appear in errors.
-var secretParams = []string{"api_key", "apikey", "key", "token", "access_token", "sig", "signature", "password"}
-
-// redactURL returns raw without user info and with the values of secret query
-// parameters replaced by "REDACTED". Unparseable input yields "".
-func redactURL(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return ""
-	}
-	u.User = nil
-	if u.RawQuery == "" {
-		return u.String()
-	}
-	q := u.Query()
-	changed := false
-	for k := range q {
-		for _, s := range secretParams {
-			if strings.EqualFold(k, s) {
-				q[k] = []string{"REDACTED"}
-				changed = true
-			}
-		}
-	}
-	if changed {
-		u.RawQuery = q.Encode()
-	}
-	return u.String()
-}
+// redactURL is the one redaction of URLs, telemetry's: every query value and
+// every identifying path segment hidden, so an error that reaches a log line
+// or a span carries no API key and no search term.
+func redactURL(raw string) string { return telemetry.RedactRawURL(raw) }

@@ -7,20 +7,6 @@ import (
 	"testing"
 )
 
-func TestRedactURL(t *testing.T) {
-	tests := []struct{ in, want string }{
-		{"https://api.thecatapi.com/v1/images/search?size=med", "https://api.thecatapi.com/v1/images/search?size=med"},
-		{"https://x/y?api_key=s3cret&size=med", "https://x/y?api_key=REDACTED&size=med"},
-		{"https://user:pass@x/y?Token=abc", "https://x/y?Token=REDACTED"},
-		{"::not a url", ""},
-	}
-	for _, tt := range tests {
-		if got := redactURL(tt.in); got != tt.want {
-			t.Errorf("redactURL(%q) = %q; want %q", tt.in, got, tt.want)
-		}
-	}
-}
-
 func TestErrorMessageAndUnwrap(t *testing.T) {
 	e := &Error{Op: "thecatapi search", URL: "https://x/y", Status: 503, Err: fmt.Errorf("%w 503", ErrStatus)}
 	if got, want := e.Error(), "thecatapi search https://x/y: unexpected http status 503"; got != want {

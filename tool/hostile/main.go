@@ -132,7 +132,7 @@ func measure(ctx context.Context, bin, dir string, p picture, parallel, rounds i
 	cmd := exec.CommandContext(ctx, bin)
 	cmd.Env = []string{
 		"SIGNAL_API_URL=" + simURL, "SIGNAL_NUMBER=" + s.Number(),
-		"SIGNAL_GROUPS=testbot=" + sim.RESTGroupID(sim.TestGroup().InternalID),
+		"SIGNAL_GROUPS=testbot=" + sim.TestGroup().ID(),
 		"CAT_API_URL=" + up.CatAPIURL(), "COMMONS_API_URL=" + up.CommonsAPIURL(), "UPSTREAM_ALLOW=" + up.Addr(),
 		"HTTP_ADDR=127.0.0.1:0", "STATE_PATH=" + filepath.Join(dir, p.name+".db"), "COOLDOWNS=cat=0s",
 	}

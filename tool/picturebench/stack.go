@@ -55,7 +55,7 @@ func startStack(name string, env map[string]string, log *slog.Logger) (_ *stack,
 	}
 	vars := map[string]string{
 		"SIGNAL_API_URL": apiURL, "SIGNAL_NUMBER": s.sim.Number(),
-		"SIGNAL_GROUPS": "testbot=" + sim.RESTGroupID(sim.TestGroup().InternalID),
+		"SIGNAL_GROUPS": "testbot=" + sim.TestGroup().ID(),
 		"CAT_API_URL":   s.up.CatAPIURL(), "COMMONS_API_URL": s.up.CommonsAPIURL(),
 		"HTTP_ADDR": "127.0.0.1:0", "STATE_PATH": filepath.Join(s.dir, "state.db"),
 		"COOLDOWNS": "cat=0s,kot=0s", "SELFTEST_RATE": "1000",

@@ -101,7 +101,7 @@ func runBurst(ctx context.Context, o options, progress io.Writer) (BurstResult, 
 	defer up.Close()
 	c, err := startBot(ctx, bin, []string{
 		"SIGNAL_API_URL=" + simURL, "SIGNAL_NUMBER=" + s.Number(),
-		"SIGNAL_GROUPS=testbot=" + sim.RESTGroupID(sim.TestGroup().InternalID),
+		"SIGNAL_GROUPS=testbot=" + sim.TestGroup().ID(),
 		"CAT_API_URL=" + up.CatAPIURL(), "COMMONS_API_URL=" + up.CommonsAPIURL(),
 		"HTTP_ADDR=127.0.0.1:0", "STATE_PATH=" + filepath.Join(dir, "state.db"),
 		fmt.Sprintf("LIMIT=%d", o.limit), fmt.Sprintf("QUEUE_DEPTH=%d", max(1000, o.burst)),

@@ -97,7 +97,7 @@ func soak(ctx context.Context, o options, progress io.Writer) (Result, error) {
 
 	c, err := startBot(ctx, bin, []string{
 		"SIGNAL_API_URL=" + simURL, "SIGNAL_NUMBER=" + s.Number(),
-		"SIGNAL_GROUPS=testbot=" + sim.RESTGroupID(sim.TestGroup().InternalID),
+		"SIGNAL_GROUPS=testbot=" + sim.TestGroup().ID(),
 		"CAT_API_URL=" + up.CatAPIURL(), "COMMONS_API_URL=" + up.CommonsAPIURL(),
 		"HTTP_ADDR=127.0.0.1:0", "STATE_PATH=" + filepath.Join(dir, "state.db"),
 		"COOLDOWNS=pomoc=0s,ja=0s,cat=30s,kot=30s",

@@ -1,0 +1,27 @@
+package app
+
+import (
+	"net/http"
+
+	"go.opentelemetry.io/otel/trace"
+
+	"signal-bot/pkg/bot"
+	"signal-bot/pkg/config"
+	"signal-bot/pkg/signalapi"
+	"signal-bot/pkg/telemetry"
+)
+
+// typer returns the client that shows the typing indicator, nil with
+// TYPING=off. It is a client of its own so that its calls are spans of the
+// typing leg, never counted as send time (which own_ms subtracts).
+//
+// No send budget is asked yet (bot.Deps.TypingBudget stays nil): the
+// outbound budget, when it lands, implements bot.TypingBudget.
+func typer(cfg config.Config, base http.RoundTripper, tp trace.TracerProvider) bot.Typer {
+	if !cfg.Signal.TypingOn() {
+		return nil
+	}
+	return signalapi.New(signalapi.Config{
+		BaseURL: cfg.Signal.APIURL, Number: cfg.Signal.Number, CallTimeout: cfg.Signal.CallTimeout,
+	}, &http.Client{Transport: telemetry.NewTransport(base, tp, telemetry.LegTyping)})
+}

@@ -1,0 +1,52 @@
+package main
+
+import (
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+	"go.opentelemetry.io/otel/trace"
+
+	"signal-bot/pkg/telemetry"
+)
+
+// block computes the timing block from the spans Jaeger stored, with the
+// function the bot itself uses, so the two can only differ by what Jaeger
+// did to the times. It reports false without a root frame span.
+func block(spans []span) (telemetry.Block, bool) {
+	stubs := make(tracetest.SpanStubs, 0, len(spans))
+	for _, s := range spans {
+		tid, _ := trace.TraceIDFromHex(s.TraceID)
+		sid, _ := trace.SpanIDFromHex(s.SpanID)
+		stub := tracetest.SpanStub{
+			Name:        s.Name,
+			SpanContext: trace.NewSpanContext(trace.SpanContextConfig{TraceID: tid, SpanID: sid, TraceFlags: trace.FlagsSampled}),
+			StartTime:   s.Start,
+			EndTime:     s.End,
+			Attributes:  s.Attrs,
+		}
+		if s.ParentID != "" {
+			pid, _ := trace.SpanIDFromHex(s.ParentID)
+			stub.Parent = trace.NewSpanContext(trace.SpanContextConfig{TraceID: tid, SpanID: pid, TraceFlags: trace.FlagsSampled})
+		}
+		stubs = append(stubs, stub)
+	}
+	return telemetry.Compute(stubs.Snapshots())
+}
+
+// complete tells whether every span's parent is among the spans and one is
+// the root frame: a trace Jaeger holds only in part (spans are exported in
+// batches) would give a wrong block.
+func complete(spans []span) bool {
+	ids := make(map[string]bool, len(spans))
+	for _, s := range spans {
+		ids[s.SpanID] = true
+	}
+	root := false
+	for _, s := range spans {
+		switch {
+		case s.ParentID == "":
+			root = root || s.Name == telemetry.SpanFrame
+		case !ids[s.ParentID]:
+			return false
+		}
+	}
+	return root
+}
