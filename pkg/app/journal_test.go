@@ -16,7 +16,7 @@ import (
 func testKillReplaysJournal(t *testing.T, bin string) {
 	const frames = 200
 	w := newWorld(t, sim.Config{Lossless: true, Latency: sim.Latency{Send: 20 * time.Millisecond}})
-	w.env["LIMIT"] = "1"
+	w.env["LIMIT"], w.env["JOURNAL_MAX_FRAMES"] = "1", "5000"
 	p := startBot(t, bin, w.env)
 	number := func(i int) string { return fmt.Sprintf("+4878000%04d", i) }
 	for i := range frames {
