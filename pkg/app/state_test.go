@@ -20,6 +20,7 @@ func testKillKeepsPrefix(t *testing.T, bin string) {
 	w := newWorld(t, sim.Config{Lossless: true, Latency: sim.Latency{Send: 2 * time.Millisecond}})
 	w.env["LIMIT"] = "4"
 	p := startBot(t, bin, w.env)
+	subscribed(t, w)
 	number := func(i int) string { return fmt.Sprintf("+4877000%04d", i) }
 	for range each {
 		for i := range senders {
@@ -46,7 +47,9 @@ func testKillKeepsPrefix(t *testing.T, bin string) {
 	t.Logf("kill -9 during the burst: %d replies sent, %d uses on disk, of %d frames", replied, sum, senders*each)
 
 	w.sim.ClearSent()
+	waitFor(t, "the killed bot's socket gone", func() bool { return w.sim.Stats().Subscribers == 0 })
 	p = startBot(t, bin, w.env)
+	subscribed(t, w)
 	for i := range senders {
 		w.say(t, number(i), "!pomoc")
 	}
@@ -67,4 +70,12 @@ func testKillKeepsPrefix(t *testing.T, bin string) {
 	if chatAfter != chat+senders {
 		t.Errorf("the chat's count after a quiet kill -9 = %d; want %d", chatAfter, chat+senders)
 	}
+}
+
+// subscribed waits until the simulator has the bot's websocket as its one
+// subscriber: /healthz says connected once the dial is done, and a burst
+// delivered before the simulator registers the socket reaches nobody.
+func subscribed(t *testing.T, w *world) {
+	t.Helper()
+	waitFor(t, "the bot's subscription", func() bool { return w.sim.Stats().Subscribers == 1 })
 }

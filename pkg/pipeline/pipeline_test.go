@@ -174,6 +174,13 @@ func TestTurnsKeepEachSendersOrder(t *testing.T) {
 			}
 		}
 	}
+	// A turn ends after its handler returns: wait for the tasks themselves.
+	p.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if cut := p.Wait(ctx); cut != 0 {
+		t.Fatalf("%d frames cut off", cut)
+	}
 	if n := p.turns.len(); n != 0 {
 		t.Errorf("turns left after all frames: %d; want 0", n)
 	}

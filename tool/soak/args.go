@@ -32,6 +32,7 @@ type options struct {
 	workers  int    // the trivial sender's concurrent POSTs
 	rounds   int    // trivial sender then burst, this many times
 	stateDir string // where the bot's state file goes ("": a temporary folder)
+	safety   string // "off": the outbound limits off for the yardstick; "on": the bot's defaults
 }
 
 // frames is the number of frames the run sends.
@@ -56,6 +57,7 @@ func parseArgs(args []string, usage io.Writer) (options, error) {
 	fs.IntVar(&o.limit, "limit", 32, "the bot's LIMIT in --burst mode")
 	fs.IntVar(&o.workers, "workers", 32, "the trivial sender's concurrent requests in --burst mode")
 	fs.IntVar(&o.rounds, "rounds", 3, "--burst mode: trivial sender then bot, this many times in one run")
+	fs.StringVar(&o.safety, "safety", "off", "--burst mode: off switches the bot's outbound limits off (send budget, per-sender queue, ANSWER_IN), on keeps its defaults")
 	fs.StringVar(&o.stateDir, "state-dir", "", "--burst mode: folder of the bot's state file (default: a temporary folder on disk)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {

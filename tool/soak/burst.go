@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"time"
 
 	"signal-bot/pkg/fakeup"
@@ -38,8 +39,22 @@ func (o options) checkBurst() error {
 		return fmt.Errorf("--rounds must be 1 to %d, got %d", maxRounds, o.rounds)
 	case o.senders < 1 || o.senders > maxSenders:
 		return fmt.Errorf("--senders must be 1 to %d, got %d", maxSenders, o.senders)
+	case o.safety != "off" && o.safety != "on":
+		return fmt.Errorf("--safety must be off or on, got %q", o.safety)
 	}
 	return nil
+}
+
+// safetyEnv is what --safety adds to the bot's environment: with "off", the
+// outbound limits that a burst from few senders would trip (a send budget per
+// chat, a queue per sender, direct chats only with group members) are off or
+// above what the burst sends, so the run measures the frame path. A bot that
+// predates those settings ignores them.
+func (o options) safetyEnv(perSender int) []string {
+	if o.safety == "on" {
+		return nil
+	}
+	return []string{"SEND_BUDGET=off", "ANSWER_IN=*", fmt.Sprintf("SENDER_QUEUE=%d", max(perSender, 16))}
 }
 
 // Round is one trivial sender run followed by one burst through the bot.
@@ -57,6 +72,7 @@ type BurstResult struct {
 	FramesPerSender int     `json:"frames_per_sender"`
 	Limit           int     `json:"limit"`
 	Workers         int     `json:"workers"`
+	Safety          string  `json:"safety"` // the bot's outbound limits: off (and how), or on
 	StateDir        string  `json:"state_dir"`
 	Rounds          []Round `json:"rounds"`
 	MedianRatio     float64 `json:"median_ratio"`
@@ -75,6 +91,11 @@ func (r BurstResult) ok() bool { return r.Lost == 0 && r.Dropped == 0 && r.ExitC
 // then a burst of the same size through the bot.
 func runBurst(ctx context.Context, o options, progress io.Writer) (BurstResult, error) {
 	r := BurstResult{Frames: o.burst, Senders: o.senders, FramesPerSender: (o.burst + o.senders - 1) / o.senders, Limit: o.limit, Workers: o.workers}
+	safety := o.safetyEnv(r.FramesPerSender)
+	r.Safety = "on (the bot's defaults)"
+	if safety != nil {
+		r.Safety = "off: " + strings.Join(safety, " ")
+	}
 	dir, err := os.MkdirTemp(o.stateDir, "signal-bot-burst-")
 	if err != nil {
 		return r, fmt.Errorf("temporary folder: %w", err)
@@ -99,7 +120,7 @@ func runBurst(ctx context.Context, o options, progress io.Writer) (BurstResult, 
 		return r, err
 	}
 	defer up.Close()
-	c, err := startBot(ctx, bin, []string{
+	c, err := startBot(ctx, bin, append([]string{
 		"SIGNAL_API_URL=" + simURL, "SIGNAL_NUMBER=" + s.Number(),
 		"SIGNAL_GROUPS=testbot=" + sim.TestGroup().ID(),
 		"CAT_API_URL=" + up.CatAPIURL(), "COMMONS_API_URL=" + up.CommonsAPIURL(),
@@ -107,7 +128,7 @@ func runBurst(ctx context.Context, o options, progress io.Writer) (BurstResult, 
 		fmt.Sprintf("LIMIT=%d", o.limit), fmt.Sprintf("QUEUE_DEPTH=%d", max(1000, o.burst)),
 		"COOLDOWNS=pomoc=0s,ja=0s,cat=30s,kot=30s",
 		"UPSTREAM_ALLOW=" + up.Addr(),
-	})
+	}, safety...))
 	if err != nil {
 		return r, err
 	}
@@ -203,8 +224,9 @@ func (r BurstResult) print(w io.Writer, asJSON bool) error {
 		return enc.Encode(r)
 	}
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "loopback limit: %d × !pomoc from %d senders (%d each; per-sender limits apply to each), LIMIT=%d, state file on %s\n",
+	fmt.Fprintf(&b, "loopback limit: %d × !pomoc from %d senders (%d each), LIMIT=%d, state file on %s\n",
 		r.Frames, r.Senders, r.FramesPerSender, r.Limit, r.StateDir)
+	fmt.Fprintf(&b, "outbound limits  %s\n", r.Safety)
 	fmt.Fprintf(&b, "round  trivial sender/s  bot replies/s  ratio\n")
 	for i, rd := range r.Rounds {
 		fmt.Fprintf(&b, "%5d  %16.0f  %13.0f  %5.3f\n", i+1, rd.TrivialPerS, rd.BotPerS, rd.Ratio)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -57,6 +58,9 @@ func testShortBurst(ctx context.Context, t *testing.T, bin string) {
 		t.Fatalf("exit %d, output %q: %v\n%s", code, out.String(), err, errs.String())
 	}
 	t.Logf("%+v", r)
+	if !strings.HasPrefix(r.Safety, "off: ") {
+		t.Errorf("safety = %q; want the limits off by default, named", r.Safety)
+	}
 	if code != 0 || len(r.Rounds) != 2 || r.Lost != 0 || r.Dropped != 0 || r.ExitCode != 0 || r.FramesPerSender != 10 {
 		t.Errorf("exit %d: %d rounds, lost %d, dropped %d, bot exit %d, %d frames per sender; want 2 rounds, nothing lost, exit 0, 10 each\n%s",
 			code, len(r.Rounds), r.Lost, r.Dropped, r.ExitCode, r.FramesPerSender, errs.String())
@@ -87,6 +91,8 @@ func TestParseArgsBounds(t *testing.T) {
 		{[]string{"--burst", "100", "--limit", "0"}, true},
 		{[]string{"--burst", "100", "--rounds", "21"}, true},
 		{[]string{"--burst", "100", "--workers", "0"}, true},
+		{[]string{"--burst", "100", "--safety", "maybe"}, true},
+		{[]string{"--burst", "100", "--safety", "on"}, false},
 	}
 	for _, tt := range tests {
 		_, err := parseArgs(tt.args, &bytes.Buffer{})
