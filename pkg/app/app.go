@@ -17,6 +17,7 @@ import (
 	"signal-bot/pkg/commands"
 	"signal-bot/pkg/config"
 	"signal-bot/pkg/httpapi"
+	"signal-bot/pkg/journal"
 	"signal-bot/pkg/metrics"
 	"signal-bot/pkg/outbound"
 	"signal-bot/pkg/pipeline"
@@ -67,6 +68,9 @@ type App struct {
 	inherited bool
 	groups    bot.Groups // to check once serving, when inherited; and ANSWER_IN's members
 	conns     connTracker
+
+	journal *journal.Journal
+	left    []journal.Entry // what the last process left in the journal, replayed by Run
 }
 
 // webhookProbe is how often webhook mode checks that the REST API answers.
@@ -123,6 +127,15 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 	tp := a.tel.Provider
 	if a.store, err = store.Open(cfg.State.Path, store.Options{CommitInterval: cfg.State.CommitInterval, Log: a.log}); err != nil {
 		return nil, err
+	}
+	if a.journal, a.left, err = journal.Open(a.store, journal.Config{MaxFrames: cfg.Journal.MaxFrames, MaxBytes: cfg.Journal.MaxBytes}); err != nil {
+		return nil, err
+	}
+	if err := a.metrics.ObserveJournal(func() metrics.JournalStats {
+		s := a.journal.Stats()
+		return metrics.JournalStats{Pending: s.Pending, Replayed: s.Replayed, TooOld: s.TooOld, Full: s.Full}
+	}); err != nil {
+		return nil, fmt.Errorf("journal metrics: %w", err)
 	}
 	hashKey, err := a.store.Secret("sender-hash-key", func() ([]byte, error) {
 		k := make([]byte, 32)
@@ -185,13 +198,14 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 	a.bot.SetRegistry(reg)
 	a.pipe = pipeline.New(pipeline.Config{
 		Limit: cfg.Pipeline.Limit, QueueDepth: cfg.Pipeline.QueueDepth, FrameTimeout: cfg.Pipeline.FrameTimeout,
-		Decode: a.bot.Decode, SenderQueue: cfg.Safety.SenderQueue, QueueBytes: cfg.Safety.QueueBytes,
+		Decode: a.bot.Decode, Accepted: a.journal.Add, Finished: a.journal.Done,
+		SenderQueue: cfg.Safety.SenderQueue, QueueBytes: cfg.Safety.QueueBytes,
 	}, tp, a.bot.Handle)
 	srv := httpapi.New(httpapi.Deps{
 		Pipeline: a.pipe, OwnTime: own, Connected: a.connected, Bot: a.bot, Groups: groups, Registry: reg,
 		Account: cfg.Signal.Number, Sender: cfg.Server.SelftestSender, Token: cfg.Server.SelftestToken,
 		Timeout: cfg.Server.SelftestTimeout, Log: a.log, Metrics: a.metrics.Handler(), Rate: cfg.Server.SelftestRate,
-		State: a.store.Stats,
+		State: a.store.Stats, Journal: a.journal.Stats,
 	})
 	handler, err := a.receiver(srv)
 	if err != nil {
@@ -242,6 +256,8 @@ func (a *App) Run(ctx context.Context) error {
 	defer stop()
 	done := make(chan struct{})
 	go func() { defer close(done); a.pipe.Run() }()
+	a.replay(ctx, a.left)
+	a.left = nil
 	httpErr := make(chan error, 1)
 	go func() { httpErr <- a.http.Serve(a.ln) }()
 	checked := make(chan struct{})

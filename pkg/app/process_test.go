@@ -45,6 +45,7 @@ func TestProcess(t *testing.T) {
 	t.Run("the sandbox keeps its own state file", func(t *testing.T) { testSandboxState(t, bin) })
 	t.Run("socket activation keeps the POSTs of the downtime", func(t *testing.T) { testActivationKeepsPosts(t, bin) })
 	t.Run("restart under traffic", func(t *testing.T) { testRestartUnderTraffic(t, bin) })
+	t.Run("kill -9 with 200 frames accepted: the journal replays them", func(t *testing.T) { testKillReplaysJournal(t, bin) })
 	t.Run("flood from one sender is dropped, not held", func(t *testing.T) { testSenderFlood(t, bin) })
 }
 

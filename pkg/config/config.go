@@ -95,6 +95,7 @@ type Config struct {
 	Server    Server
 	State     State
 	Safety    Safety
+	Journal   Journal
 
 	// HTTPLimits hardens the listener of Server's endpoints.
 	HTTPLimits HTTPLimits

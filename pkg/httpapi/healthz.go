@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"time"
 
+	"signal-bot/pkg/journal"
 	"signal-bot/pkg/store"
 )
 
@@ -22,6 +23,9 @@ type Health struct {
 	Overrides     any    `json:"overrides"`
 	// State is the state file's writer: uses not yet on disk, commits, failures.
 	State *store.WriterStats `json:"state,omitempty"`
+	// Journal is the journal of accepted frames: pending, replayed at start,
+	// dropped as too old, run unjournaled because it was full.
+	Journal *journal.Stats `json:"journal,omitempty"`
 
 	// The safety limits.
 	SendPausedUntil *time.Time `json:"send_paused_until"` // end of the pause after a 429; null while sends go
@@ -48,6 +52,10 @@ func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
 	if s.d.State != nil {
 		st := s.d.State()
 		h.State = &st
+	}
+	if s.d.Journal != nil {
+		js := s.d.Journal()
+		h.Journal = &js
 	}
 	h.DroppedSender, h.DroppedBytes, h.HeldBytes = ps.DroppedSender, ps.DroppedBytes, ps.HeldBytes
 	if until := s.d.Bot.Gate().PausedUntil(time.Now()); !until.IsZero() {

@@ -15,6 +15,7 @@ import (
 
 	"signal-bot/pkg/bot"
 	"signal-bot/pkg/commands"
+	"signal-bot/pkg/journal"
 	"signal-bot/pkg/pipeline"
 	"signal-bot/pkg/signalid"
 	"signal-bot/pkg/store"
@@ -40,6 +41,7 @@ type Deps struct {
 	Rate      float64       // selftest requests per second; 0: unlimited
 	Log       *slog.Logger
 	State     func() store.WriterStats // the state file's writer; nil: not reported
+	Journal   func() journal.Stats     // the journal of accepted frames; nil: not reported
 }
 
 // Server is the handler of the bot's endpoints.

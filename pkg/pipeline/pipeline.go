@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/trace"
 
@@ -32,6 +33,7 @@ type Frame struct {
 	Key       string     // the sender, from Config.Decode
 	Msg       any        // what Config.Decode made of Raw; nil without one
 	Root      trace.Span // the frame's root span; the pipeline ends it
+	Journal   uint64     // the frame's journal id, 0 if not journaled
 }
 
 // Handler runs one frame. ctx carries the root span and ends at the hard
@@ -56,6 +58,12 @@ type Config struct {
 	// QueueBytes bounds the bytes of the frames accepted and not yet finished
 	// (in the FIFO or waiting for their turn); 0: no limit.
 	QueueBytes int64
+	// Accepted journals a frame the queue took and returns its id (0: not
+	// journaled); Finished forgets it once its task has run. A frame cut off
+	// by the hard stop is not finished: the next process replays it. Nil: no
+	// journal.
+	Accepted func(raw []byte, readAt time.Time, synthetic bool) uint64
+	Finished func(id uint64)
 }
 
 // Pipeline is the intake FIFO and the task slots. Create it with New, start
@@ -117,10 +125,24 @@ func New(cfg Config, tp trace.TracerProvider, h Handler) *Pipeline {
 // Offer starts the frame's trace and queues it without ever waiting. A full
 // or closed queue is an error; the trace then ends at once, marked dropped.
 func (p *Pipeline) Offer(raw []byte, readAt time.Time, synthetic bool) (trace.SpanContext, error) {
+	return p.offer(raw, readAt, synthetic, 0)
+}
+
+// Replay queues a frame a previous process journaled as id and did not
+// finish, like Offer; its root span says bot.replayed=true.
+func (p *Pipeline) Replay(raw []byte, readAt time.Time, synthetic bool, id uint64) (trace.SpanContext, error) {
+	return p.offer(raw, readAt, synthetic, id)
+}
+
+func (p *Pipeline) offer(raw []byte, readAt time.Time, synthetic bool, replayed uint64) (trace.SpanContext, error) {
+	attrs := []attribute.KeyValue{telemetry.AttrSynthetic.Bool(synthetic)}
+	if replayed != 0 {
+		attrs = append(attrs, telemetry.AttrReplayed.Bool(true))
+	}
 	_, root := p.tracer.Start(context.Background(), telemetry.SpanFrame,
 		trace.WithNewRoot(), trace.WithTimestamp(readAt), trace.WithSpanKind(trace.SpanKindConsumer),
-		trace.WithAttributes(telemetry.AttrSynthetic.Bool(synthetic)))
-	f := &Frame{Raw: raw, ReadAt: readAt, Synthetic: synthetic, Seq: p.seq.Add(1), Root: root}
+		trace.WithAttributes(attrs...))
+	f := &Frame{Raw: raw, ReadAt: readAt, Synthetic: synthetic, Seq: p.seq.Add(1), Root: root, Journal: replayed}
 	if p.cfg.Decode != nil {
 		// Here, not in Run: the sender's count is checked at the door, so that
 		// one sender's flood cannot take the FIFO's places from everyone else.
@@ -132,7 +154,6 @@ func (p *Pipeline) Offer(raw []byte, readAt time.Time, synthetic bool) (trace.Sp
 	switch {
 	case p.closed:
 	case !p.pending.add(f.Key, p.cfg.SenderQueue):
-		// Checked before the FIFO, so one sender's flood cannot fill it for everyone.
 		err = ErrSender
 		p.droppedSender.Add(1)
 	case !p.hold(len(raw)):
@@ -140,6 +161,9 @@ func (p *Pipeline) Offer(raw []byte, readAt time.Time, synthetic bool) (trace.Sp
 		err = ErrBytes
 		p.droppedBytes.Add(1)
 	case p.reserve():
+		if replayed == 0 && p.cfg.Accepted != nil {
+			f.Journal = p.cfg.Accepted(raw, readAt, synthetic)
+		}
 		p.fifo <- f // never blocks: the channel holds QueueDepth, reserve bounds it
 		p.accepted.Add(1)
 		return root.SpanContext(), nil
@@ -187,6 +211,9 @@ func (p *Pipeline) Run() {
 func (p *Pipeline) run(f *Frame) {
 	slot := &Slot{p: p, held: true}
 	defer func() {
+		if p.cfg.Finished != nil && p.base.Err() == nil { // a frame cut by the hard stop stays journaled
+			p.cfg.Finished(f.Journal)
+		}
 		p.turns.done(f.Key, f.Seq)
 		p.finished(f)
 		slot.release()

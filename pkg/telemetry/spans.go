@@ -30,6 +30,9 @@ const (
 	AttrLeg = attribute.Key("bot.leg")
 	// AttrSynthetic is true on a frame injected by /_selftest.
 	AttrSynthetic = attribute.Key("bot.synthetic")
+	// AttrReplayed is set on the root span of a frame a previous process
+	// accepted and did not finish, run again from the journal at start.
+	AttrReplayed = attribute.Key("bot.replayed")
 	// AttrSender is the sender as SenderHash, never the number or UUID.
 	AttrSender = attribute.Key("bot.sender")
 	// AttrChat is ChatGroup or ChatDirect.
