@@ -185,7 +185,7 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 		API: a.api, Store: a.store, Groups: groups, Tracer: tp, Log: a.log, HashKey: hashKey, Recorder: a.metrics,
 		Gate: a.gate, Audience: a.audience, QuietWindow: cfg.Safety.QuietWindow,
 		ChallengeURL: cfg.Signal.APIURL + "/v1/accounts/" + url.PathEscape(cfg.Signal.Number) + "/rate-limit-challenge",
-		Typing:       typer(cfg, base, tp),
+		Typing:       typer(cfg, base, tp), TypingBudget: a.gate,
 	})
 	pics, stopPictures, err := startPictures(ctx, cfg, tp, a.log, upstreamClient)
 	if err != nil {

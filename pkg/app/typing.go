@@ -15,8 +15,8 @@ import (
 // TYPING=off. It is a client of its own so that its calls are spans of the
 // typing leg, never counted as send time (which own_ms subtracts).
 //
-// No send budget is asked yet (bot.Deps.TypingBudget stays nil): the
-// outbound budget, when it lands, implements bot.TypingBudget.
+// Each indicator is first asked of the outbound gate (bot.Deps.TypingBudget):
+// it costs the chat two sends, and is skipped when the chat's budget is low.
 func typer(cfg config.Config, base http.RoundTripper, tp trace.TracerProvider) bot.Typer {
 	if !cfg.Signal.TypingOn() {
 		return nil
