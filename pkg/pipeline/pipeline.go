@@ -191,19 +191,22 @@ func (p *Pipeline) Run() {
 		// first, not the slot, keeps the scheduler from sitting on a slot that a
 		// task returning from Slot.Wait needs while the queue is empty.)
 		p.slots <- struct{}{}
+		// Active before queued goes down: a reader of Stats never sees the
+		// frame in neither (both zero while a frame is on its way to a task).
+		p.active.Add(1)
 		p.queued.Add(-1)
 		if p.base.Err() != nil { // hard stop: what is left is cut off, not run
 			f.Root.SetAttributes(telemetry.AttrOutcome.String(telemetry.OutcomeCutOff))
 			f.Root.End()
 			p.turns.done(f.Key, f.Seq)
 			p.finished(f)
+			p.active.Add(-1)
 			<-p.slots
 			continue
 		}
 		_, q := p.tracer.Start(trace.ContextWithSpan(context.Background(), f.Root), telemetry.SpanQueue, trace.WithTimestamp(f.ReadAt))
 		q.End()
 		p.tasks.Add(1)
-		p.active.Add(1)
 		go p.run(f)
 	}
 }
