@@ -20,7 +20,7 @@ type Safety struct {
 	RateLimitPause    time.Duration `env:"RATE_LIMIT_PAUSE, default=60s" help:"pause of all sends after a 429 that names no retry time, doubled per 429 in a row"`
 	RateLimitPauseMax time.Duration `env:"RATE_LIMIT_PAUSE_MAX, default=1h" help:"longest pause after a 429"`
 	QuietWindow       time.Duration `env:"QUIET_WINDOW_MIN, default=30s" help:"a refusal (cooldown, unknown command, not here) is sent once per sender and command per max(cooldown, this)"`
-	AnswerIn          []string      `env:"ANSWER_IN, default=groups,members" help:"where the bot answers: groups (the configured GROUPS), members (direct chats with their members), direct (any direct chat), group aliases, or * for everyone"`
+	AnswerIn          []string      `env:"ANSWER_IN, default=groups,members" help:"where the bot answers: groups (the configured SIGNAL_GROUPS), members (direct chats with their members), direct (any direct chat), group aliases, or * for everyone"`
 	MembersRefresh    time.Duration `env:"MEMBERS_REFRESH, default=10m" help:"how often the members of the configured groups are listed again (for ANSWER_IN=members)"`
 	SenderQueue       int           `env:"SENDER_QUEUE, default=16" help:"frames of one sender that may wait for their turn; more are dropped and counted"`
 	QueueBytes        int64         `env:"QUEUE_BYTES, default=33554432" help:"bytes of frames accepted and not yet finished; beyond it frames are dropped and counted"`
