@@ -29,7 +29,7 @@ type Health struct {
 
 	// The safety limits.
 	SendPausedUntil *time.Time `json:"send_paused_until"` // end of the pause after a 429; null while sends go
-	StateFailing    bool       `json:"state_failing"`     // the last recording of a use failed: status degraded
+	StateFailing    bool       `json:"state_failing"`     // the last recording of a use, or the last commit to the file, failed: status degraded
 	DroppedSender   int64      `json:"dropped_sender_queue"`
 	DroppedBytes    int64      `json:"dropped_queue_bytes"`
 	HeldBytes       int64      `json:"held_bytes"`
@@ -62,6 +62,7 @@ func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
 		h.SendPausedUntil = &until
 	}
 	h.StateFailing, _ = s.d.Bot.StateFailing()
+	h.StateFailing = h.StateFailing || h.State != nil && h.State.Failing
 	status := http.StatusOK
 	if !h.Connected || h.StateFailing {
 		h.Status, status = "degraded", http.StatusServiceUnavailable

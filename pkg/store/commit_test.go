@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -240,8 +241,8 @@ func TestWriterRetriesFailedCommit(t *testing.T) {
 	}
 	waitCommitted(t, s)
 	st := s.Stats()
-	if st.Failures != 2 || st.LastError != "disk full" || st.Records != 2 || st.Pending != 0 {
-		t.Errorf("Stats = %+v; want 2 failures, then both records committed", st)
+	if st.Failures != 2 || st.LastError != "disk full" || st.Records != 2 || st.Pending != 0 || st.Failing {
+		t.Errorf("Stats = %+v; want 2 failures, then both records committed and not failing", st)
 	}
 	db := snapshot(t, path)
 	if n, _ := fileUse(t, db, "alice", "direct", "pomoc"); n != 1 {
@@ -255,5 +256,40 @@ func TestWriterRetriesFailedCommit(t *testing.T) {
 	})
 	if err != nil {
 		t.Error(err)
+	}
+}
+
+// stuck fails every commit until released.
+type stuck struct{ released *atomic.Bool }
+
+func (r stuck) Commit(tx *bolt.Tx) error {
+	if !r.released.Load() {
+		return errors.New("disk full")
+	}
+	return nil
+}
+
+// While commits fail, Stats says failing (so /healthz says degraded); the
+// first commit that succeeds clears it.
+func TestWriterStatsFailingUntilACommitSucceeds(t *testing.T) {
+	s := open(t, filepath.Join(t.TempDir(), "bot.db"))
+	defer s.Close()
+	var released atomic.Bool
+	if _, err := s.Writer().Add(stuck{&released}); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; s.Stats().Failures == 0; i++ {
+		if i == 1000 { // 10 s
+			t.Fatalf("no commit failed: %+v", s.Stats())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if st := s.Stats(); !st.Failing || st.Pending != 1 {
+		t.Errorf("Stats after a failed commit = %+v; want failing, 1 pending", st)
+	}
+	released.Store(true)
+	waitCommitted(t, s)
+	if st := s.Stats(); st.Failing || st.Pending != 0 {
+		t.Errorf("Stats after the retry committed = %+v; want not failing, none pending", st)
 	}
 }

@@ -55,6 +55,7 @@ type WriterStats struct {
 	Records   uint64 `json:"records"`    // records committed
 	Failures  uint64 `json:"failures"`   // commits that failed (retried)
 	LastError string `json:"last_error"` // the last failure's error, if any
+	Failing   bool   `json:"failing"`    // the last commit failed: uses wait in memory until one succeeds
 }
 
 // maxRetry bounds the pause between retries of a failing commit.
@@ -215,12 +216,14 @@ func (w *Writer) commit() error {
 		w.pending = append(batch, w.pending...)
 		w.stats.Failures++
 		w.stats.LastError = err.Error()
+		w.stats.Failing = true
 		if w.log != nil {
 			w.log.Error("state commit failed; retrying", "records", len(w.pending), "err", err)
 		}
 		return fmt.Errorf("commit state: %w", err)
 	}
 	w.committed = upTo
+	w.stats.Failing = false
 	w.stats.Commits++
 	w.stats.Records += uint64(len(batch))
 	close(w.changed)
