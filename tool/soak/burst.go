@@ -7,13 +7,10 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"time"
 
-	"signal-bot/pkg/fakeup"
 	"signal-bot/pkg/sim"
 )
 
@@ -96,39 +93,16 @@ func runBurst(ctx context.Context, o options, progress io.Writer) (BurstResult, 
 	if safety != nil {
 		r.Safety = "off: " + strings.Join(safety, " ")
 	}
-	dir, err := os.MkdirTemp(o.stateDir, "signal-bot-burst-")
+	f, err := newFixture(ctx, o, o.stateDir, "signal-bot-burst-", progress)
 	if err != nil {
-		return r, fmt.Errorf("temporary folder: %w", err)
+		return r, err
 	}
-	defer os.RemoveAll(dir)
+	defer f.close()
+	s, dir, simURL := f.sim, f.dir, f.simURL
 	r.StateDir = dir
-	bin := o.bot
-	if bin == "" {
-		fmt.Fprintln(progress, "soak: building ./cmd/signal-bot")
-		if bin, err = buildBot(ctx, dir, o.race); err != nil {
-			return r, err
-		}
-	}
-	s := sim.New(sim.Config{Lossless: true})
-	simURL, err := s.Start("127.0.0.1:0")
-	if err != nil {
-		return r, err
-	}
-	defer s.Close()
-	up := fakeup.New(fakeup.Config{})
-	if _, err := up.Start("127.0.0.1:0"); err != nil {
-		return r, err
-	}
-	defer up.Close()
-	c, err := startBot(ctx, bin, append([]string{
-		"SIGNAL_API_URL=" + simURL, "SIGNAL_NUMBER=" + s.Number(),
-		"SIGNAL_GROUPS=testbot=" + sim.TestGroup().ID(),
-		"CAT_API_URL=" + up.CatAPIURL(), "COMMONS_API_URL=" + up.CommonsAPIURL(),
-		"HTTP_ADDR=127.0.0.1:0", "STATE_PATH=" + filepath.Join(dir, "state.db"),
+	c, err := startBot(ctx, f.bin, append(append(f.botEnv(),
 		fmt.Sprintf("LIMIT=%d", o.limit), fmt.Sprintf("QUEUE_DEPTH=%d", max(1000, o.burst)),
-		"COOLDOWNS=pomoc=0s,ja=0s,cat=30s,kot=30s",
-		"UPSTREAM_ALLOW=" + up.Addr(),
-	}, safety...))
+	), safety...))
 	if err != nil {
 		return r, err
 	}

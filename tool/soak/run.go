@@ -7,12 +7,9 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os"
-	"path/filepath"
 	"sync"
 	"time"
 
-	"signal-bot/pkg/fakeup"
 	"signal-bot/pkg/sim"
 )
 
@@ -70,44 +67,19 @@ func runBurstMode(ctx context.Context, o options, stdout, stderr io.Writer) int 
 // soak runs one soak and measures it; progress goes to progress every 10 s.
 func soak(ctx context.Context, o options, progress io.Writer) (Result, error) {
 	r := Result{Rate: o.rate, Duration: o.duration.String(), Senders: o.senders}
-	dir, err := os.MkdirTemp("", "signal-bot-soak-")
-	if err != nil {
-		return r, fmt.Errorf("temporary folder: %w", err)
-	}
-	defer os.RemoveAll(dir)
-	bin := o.bot
-	if bin == "" {
-		fmt.Fprintln(progress, "soak: building ./cmd/signal-bot")
-		if bin, err = buildBot(ctx, dir, o.race); err != nil {
-			return r, err
-		}
-	}
-
-	s := sim.New(sim.Config{Lossless: true})
-	simURL, err := s.Start("127.0.0.1:0")
+	f, err := newFixture(ctx, o, "", "signal-bot-soak-", progress)
 	if err != nil {
 		return r, err
 	}
-	defer s.Close()
-	up := fakeup.New(fakeup.Config{})
-	if _, err := up.Start("127.0.0.1:0"); err != nil {
-		return r, err
-	}
-	defer up.Close()
-
-	c, err := startBot(ctx, bin, []string{
-		"SIGNAL_API_URL=" + simURL, "SIGNAL_NUMBER=" + s.Number(),
-		"SIGNAL_GROUPS=testbot=" + sim.TestGroup().ID(),
-		"CAT_API_URL=" + up.CatAPIURL(), "COMMONS_API_URL=" + up.CommonsAPIURL(),
-		"HTTP_ADDR=127.0.0.1:0", "STATE_PATH=" + filepath.Join(dir, "state.db"),
-		"COOLDOWNS=pomoc=0s,ja=0s,cat=30s,kot=30s",
-		"UPSTREAM_ALLOW=" + up.Addr(),
+	defer f.close()
+	s := f.sim
+	c, err := startBot(ctx, f.bin, append(f.botEnv(),
 		// The soak measures the frame path, not the safety limits: its senders are made-up
 		// numbers in direct chats (ANSWER_IN=*), each far over a real chat's reply rate
 		// (SEND_BUDGET=off). The simulator runs without Signal's rate limits.
 		"ANSWER_IN=*", "SEND_BUDGET=off",
 		"GODEBUG=schedtrace=1000,scheddetail=1",
-	})
+	))
 	if err != nil {
 		return r, err
 	}
