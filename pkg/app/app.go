@@ -192,7 +192,7 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 		return nil, err
 	}
 	a.stopPictures, a.pictures = stopPictures, pics
-	if reg, err = buildRegistryWith(cfg, groups, a.bot, a.store, pics); err != nil {
+	if reg, err = buildRegistry(cfg, groups, a.bot, a.store, pics); err != nil {
 		return nil, err
 	}
 	a.bot.SetRegistry(reg)

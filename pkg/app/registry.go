@@ -22,9 +22,9 @@ func resolveGroups(c config.Commands) (bot.Groups, error) {
 	return bot.NewGroups(ids, c.TestGroups), nil
 }
 
-// buildRegistryWith makes the four commands with their configured cooldowns
+// buildRegistry makes the four commands with their configured cooldowns
 // and scopes; srcs, from startPictures, serve the pictures of !cat and !kot.
-func buildRegistryWith(cfg config.Config, groups bot.Groups, b *bot.Bot, st *store.Store, srcs map[string]commands.PictureSource) (*commands.Registry, error) {
+func buildRegistry(cfg config.Config, groups bot.Groups, b *bot.Bot, st *store.Store, srcs map[string]commands.PictureSource) (*commands.Registry, error) {
 	u := cfg.Upstreams
 	var reg *commands.Registry
 	regf := func() *commands.Registry { return reg }

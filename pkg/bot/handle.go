@@ -94,7 +94,7 @@ func (b *Bot) dispatch(ctx context.Context, f *pipeline.Frame, slot *pipeline.Sl
 		telemetry.AttrChat.String(chatKind),
 		telemetry.AttrArgsLen.Int(len(args)),
 	)
-	if err := b.lockSender(ctx, f, slot); err != nil {
+	if err := b.awaitTurn(ctx, f, slot); err != nil {
 		return nil, fmt.Errorf("wait for sender's turn: %w", err)
 	}
 	w = &work{in: in, req: commands.Request{
@@ -160,10 +160,10 @@ func (b *Bot) elsewhere(ctx context.Context, in signalapi.Incoming) {
 	}
 }
 
-// lockSender waits for the sender's earlier frames to finish. While it
+// awaitTurn waits for the sender's earlier frames to finish. While it
 // waits, the task gives its slot up, so nobody else waits.
-func (b *Bot) lockSender(ctx context.Context, f *pipeline.Frame, slot *pipeline.Slot) error {
-	ctx, span := b.tracer.Start(ctx, telemetry.SpanSenderLock)
+func (b *Bot) awaitTurn(ctx context.Context, f *pipeline.Frame, slot *pipeline.Slot) error {
+	ctx, span := b.tracer.Start(ctx, telemetry.SpanSenderTurn)
 	defer span.End()
 	return slot.Turn(ctx, f)
 }

@@ -17,14 +17,14 @@ func (discardExporter) ExportSpans(context.Context, []sdktrace.ReadOnlySpan) err
 func (discardExporter) Shutdown(context.Context) error                             { return nil }
 
 // benchFrame emits the spans of one served frame the way the pipeline does:
-// frame, queue, dispatch with sender.lock, handler, and one send call.
+// frame, queue, dispatch with sender.turn, handler, and one send call.
 func benchFrame(tr trace.Tracer) {
 	ctx, root := tr.Start(context.Background(), SpanFrame, trace.WithNewRoot(),
 		trace.WithSpanKind(trace.SpanKindConsumer), trace.WithAttributes(AttrChat.String(ChatGroup)))
 	_, q := tr.Start(ctx, SpanQueue)
 	q.End()
 	dctx, d := tr.Start(ctx, SpanDispatch)
-	_, l := tr.Start(dctx, SpanSenderLock)
+	_, l := tr.Start(dctx, SpanSenderTurn)
 	l.End()
 	d.End()
 	hctx, h := tr.Start(ctx, SpanHandler, trace.WithAttributes(AttrCommand.String("pomoc")))

@@ -22,7 +22,7 @@ func TestCompute(t *testing.T) {
 				{name: SpanFrame, start: 0, end: 100, attrs: []attribute.KeyValue{AttrOutcome.String(OutcomeServed)}},
 				{name: SpanQueue, start: 0, end: 1},
 				{name: SpanDispatch, start: 1, end: 3},
-				{name: SpanSenderLock, start: 2, end: 2.5},
+				{name: SpanSenderTurn, start: 2, end: 2.5},
 				{name: SpanHandler, start: 3, end: 90, attrs: cat},
 				{name: "GET api.thecatapi.com", start: 10, end: 40, attrs: upstream},
 				{name: "POST /v2/send", start: 50, end: 80, attrs: send},

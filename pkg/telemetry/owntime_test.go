@@ -42,13 +42,13 @@ func span(ctx context.Context, tr trace.Tracer, name string, start, end float64,
 	return ctx
 }
 
-// runFrame emits a whole served frame: queue, dispatch with the sender lock,
+// runFrame emits a whole served frame: queue, dispatch with the sender's turn,
 // and a handler with one send call. It returns the trace id.
 func runFrame(tr trace.Tracer, command string) trace.TraceID {
 	ctx, root := startFrame(tr, 0)
 	span(ctx, tr, SpanQueue, 0, 1)
 	dctx, d := tr.Start(ctx, SpanDispatch, trace.WithTimestamp(at(1)))
-	span(dctx, tr, SpanSenderLock, 1.5, 2)
+	span(dctx, tr, SpanSenderTurn, 1.5, 2)
 	d.End(trace.WithTimestamp(at(3)))
 	hctx, h := tr.Start(ctx, SpanHandler, trace.WithTimestamp(at(3)),
 		trace.WithAttributes(AttrCommand.String(command)))

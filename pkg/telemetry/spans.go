@@ -13,10 +13,11 @@ const (
 	// SpanQueue is the wait from the read time to a free slot, started with
 	// trace.WithTimestamp(readTime).
 	SpanQueue = "queue"
-	// SpanDispatch covers parsing, scope, aliases and the per-sender lock.
+	// SpanDispatch covers parsing, scope, aliases and the sender's turn.
 	SpanDispatch = "dispatch"
-	// SpanSenderLock is the wait for the per-sender lock, a child of dispatch.
-	SpanSenderLock = "sender.lock"
+	// SpanSenderTurn is the wait for the sender's turn (its earlier frames
+	// finishing), a child of dispatch. It was named sender.lock before.
+	SpanSenderTurn = "sender.turn"
 	// SpanHandler is the command's handler; it carries AttrCommand.
 	SpanHandler = "handler"
 )

@@ -51,7 +51,7 @@ func TestTraceFromJaeger(t *testing.T) {
 		t.Fatalf("trace %s: %v\n%s", want.TraceID, err, out.String())
 	}
 	t.Logf("tool/trace %s:\n%s", want.TraceID, out.String())
-	for _, name := range []string{telemetry.SpanFrame, telemetry.SpanQueue, telemetry.SpanDispatch, telemetry.SpanSenderLock, "handler pomoc", "POST /v2/send [send] 201"} {
+	for _, name := range []string{telemetry.SpanFrame, telemetry.SpanQueue, telemetry.SpanDispatch, telemetry.SpanSenderTurn, "handler pomoc", "POST /v2/send [send] 201"} {
 		if !strings.Contains(out.String(), "\n"+name+" ") && !regexp.MustCompile(`(?m)^ +`+regexp.QuoteMeta(name)+` `).MatchString(out.String()) {
 			t.Errorf("the waterfall has no %q row", name)
 		}
