@@ -46,6 +46,8 @@ func TestProcess(t *testing.T) {
 	t.Run("socket activation keeps the POSTs of the downtime", func(t *testing.T) { testActivationKeepsPosts(t, bin) })
 	t.Run("restart under traffic", func(t *testing.T) { testRestartUnderTraffic(t, bin) })
 	t.Run("kill -9 with 200 frames accepted: the journal replays them", func(t *testing.T) { testKillReplaysJournal(t, bin) })
+	t.Run("a replayed frame keeps its place before the sender's next", func(t *testing.T) { testReplayKeepsOrder(t, bin) })
+	t.Run("frames older than REPLAY_MAX_AGE are dropped, not answered", func(t *testing.T) { testReplayTooOld(t, bin) })
 	t.Run("flood from one sender is dropped, not held", func(t *testing.T) { testSenderFlood(t, bin) })
 }
 
