@@ -291,6 +291,55 @@ func TestDispatch(t *testing.T) {
 	}
 }
 
+// A 429 that comes while a reply waits for its chat's budget (here: the answer to
+// another frame's send) stops that reply too: it is shed as paused, not sent.
+func TestDispatchPauseWhileWaiting(t *testing.T) {
+	var gate *outbound.Gate
+	h := newHarness(t, func(t *testing.T, d *Deps) {
+		// One reply per chat per 50 ms: a second reply to a chat right after the
+		// first waits for up to 50 ms. (The gate keeps real time.)
+		gate = outbound.New(outbound.Config{Budget: true, ChatN: 1, ChatPer: 50 * time.Millisecond, AttachN: 10, AttachPer: time.Hour,
+			WaitMax: time.Second, PauseMin: time.Minute, PauseMax: time.Hour})
+		d.Gate = gate
+	})
+	// The 429 lands as the second reply starts to wait: after its tokens were
+	// taken, before its wait is over.
+	at429 := func(name string) {
+		if name == SpanSendWait {
+			gate.RateLimited(time.Now(), 0, nil)
+		}
+	}
+	// A machine slow enough to take 50 ms between two frames refills the bucket,
+	// and the second reply does not wait: then try again in another chat.
+	for attempt := range 5 {
+		sender := fmt.Sprintf("+486000001%02d", attempt)
+		got := h.run(t, h.frame(msg{from: sender, text: "!pomoc"}))
+		h.check(t, "first reply", got, want{outcome: telemetry.OutcomeServed, to: sender, prefix: "Komendy", command: "pomoc"})
+		h.onStart.set(at429)
+		got = h.run(t, h.frame(msg{from: sender, text: "!ja"}))
+		h.onStart.set(nil)
+		if !hasSpan(got.spans, SpanSendWait) {
+			t.Logf("attempt %d: the second reply did not wait", attempt)
+			continue
+		}
+		h.check(t, "reply waiting at the 429", got, want{outcome: OutcomeShed, command: "ja"})
+		if c := h.rec.snapshot(); !equalCounts(c, map[string]int{"shed/" + outbound.ShedPaused: 1}) {
+			t.Errorf("counted %v; want one reply shed as paused", c)
+		}
+		return
+	}
+	t.Fatal("no second reply ever waited for the budget")
+}
+
+func hasSpan(spans []sdktrace.ReadOnlySpan, name string) bool {
+	for _, s := range spans {
+		if s.Name() == name {
+			return true
+		}
+	}
+	return false
+}
+
 // The bot reports a failing state for /healthz from the first failed recording
 // of a use, with the time of that failure.
 func TestDispatchStateFailing(t *testing.T) {
@@ -346,6 +395,8 @@ type harness struct {
 	clock *clock
 	logs  *syncBuffer
 	ts    int64 // the last message timestamp handed out
+	// onStart, if set, runs as each span starts, in the goroutine that starts it.
+	onStart *startHook
 }
 
 // newHarness builds the bot. The registry holds the real !pomoc and !ja and small
@@ -363,11 +414,12 @@ func newHarness(t *testing.T, setup func(t *testing.T, d *Deps)) *harness {
 	}
 	t.Cleanup(func() { st.Close() }) // closing twice is harmless
 	spans := tracetest.NewSpanRecorder()
-	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(spans))
+	hook := &startHook{}
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(spans), sdktrace.WithSpanProcessor(hook))
 	t.Cleanup(func() { tp.Shutdown(context.Background()) })
 	h := &harness{
 		api: &fakeSender{}, rec: &countingRecorder{}, spans: spans, tp: tp, store: st,
-		clock: &clock{t: time.Unix(testStartUnix, 0)}, logs: &syncBuffer{}, ts: 1_000,
+		clock: &clock{t: time.Unix(testStartUnix, 0)}, logs: &syncBuffer{}, ts: 1_000, onStart: hook,
 	}
 	d := Deps{
 		API: h.api, Store: st, Tracer: tp, Recorder: h.rec, Now: h.clock.now,
@@ -614,6 +666,31 @@ func (r tallies) Tallies(sender string) ([]commands.Tally, error) {
 	}
 	return out, nil
 }
+
+// startHook calls a function with the name of each span that starts.
+type startHook struct {
+	mu sync.Mutex
+	fn func(name string)
+}
+
+func (h *startHook) set(fn func(name string)) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.fn = fn
+}
+
+func (h *startHook) OnStart(_ context.Context, s sdktrace.ReadWriteSpan) {
+	h.mu.Lock()
+	fn := h.fn
+	h.mu.Unlock()
+	if fn != nil {
+		fn(s.Name())
+	}
+}
+
+func (h *startHook) OnEnd(sdktrace.ReadOnlySpan)      {}
+func (h *startHook) Shutdown(context.Context) error   { return nil }
+func (h *startHook) ForceFlush(context.Context) error { return nil }
 
 // clock is the bot's Now, moved by the test.
 type clock struct {
