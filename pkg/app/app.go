@@ -128,12 +128,16 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 	if a.store, err = store.Open(cfg.State.Path, store.Options{CommitInterval: cfg.State.CommitInterval, Log: a.log}); err != nil {
 		return nil, err
 	}
-	if a.journal, a.left, err = journal.Open(a.store, journal.Config{MaxFrames: cfg.Journal.MaxFrames, MaxBytes: cfg.Journal.MaxBytes}); err != nil {
+	left := journal.Left{}
+	if a.journal, left, err = journal.Open(a.store, journal.Config{
+		MaxFrames: cfg.Journal.MaxFrames, MaxBytes: cfg.Journal.MaxBytes, MaxSeen: bot.RecentSize,
+	}); err != nil {
 		return nil, err
 	}
+	a.left = left.Frames
 	if err := a.metrics.ObserveJournal(func() metrics.JournalStats {
 		s := a.journal.Stats()
-		return metrics.JournalStats{Pending: s.Pending, Replayed: s.Replayed, TooOld: s.TooOld, Full: s.Full}
+		return metrics.JournalStats{Pending: s.Pending, Replayed: s.Replayed, TooOld: s.TooOld, Full: s.Full, Refused: s.Refused}
 	}); err != nil {
 		return nil, fmt.Errorf("journal metrics: %w", err)
 	}
@@ -186,6 +190,7 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 		Gate: a.gate, Audience: a.audience, QuietWindow: cfg.Safety.QuietWindow,
 		ChallengeURL: cfg.Signal.APIURL + "/v1/accounts/" + url.PathEscape(cfg.Signal.Number) + "/rate-limit-challenge",
 		Typing:       typer(cfg, base, tp), TypingBudget: a.gate,
+		Seen: recentlySeen(left.Seen, time.Now().Add(-cfg.Journal.ReplayMaxAge)),
 	})
 	pics, stopPictures, err := startPictures(ctx, cfg, tp, a.log, upstreamClient)
 	if err != nil {
@@ -198,7 +203,7 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 	a.bot.SetRegistry(reg)
 	a.pipe = pipeline.New(pipeline.Config{
 		Limit: cfg.Pipeline.Limit, QueueDepth: cfg.Pipeline.QueueDepth, FrameTimeout: cfg.Pipeline.FrameTimeout,
-		Decode: a.bot.Decode, Accepted: a.journal.Add, Finished: a.journal.Done,
+		Decode: a.bot.Decode, Accepted: a.journalAdd, Finished: a.journal.Done,
 		SenderQueue: cfg.Safety.SenderQueue, QueueBytes: cfg.Safety.QueueBytes,
 	}, tp, a.bot.Handle)
 	srv := httpapi.New(httpapi.Deps{

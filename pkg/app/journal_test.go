@@ -119,7 +119,7 @@ func journaledSenders(t *testing.T, path string, senders int, number func(int) s
 		t.Fatal(err)
 	}
 	on := map[string]bool{}
-	for _, e := range left {
+	for _, e := range left.Frames {
 		for i := range senders {
 			if n := number(i); bytes.Contains(e.Raw, []byte(`"`+n+`"`)) {
 				if on[n] {
@@ -129,8 +129,8 @@ func journaledSenders(t *testing.T, path string, senders int, number func(int) s
 			}
 		}
 	}
-	if len(on) != len(left) {
-		t.Errorf("%d journal entries, %d of them from the test's senders", len(left), len(on))
+	if len(on) != len(left.Frames) {
+		t.Errorf("%d journal entries, %d of them from the test's senders", len(left.Frames), len(on))
 	}
 	return on
 }
@@ -246,4 +246,57 @@ func scrapeURL(t *testing.T, url string) map[string]*dto.MetricFamily {
 	}
 	defer res.Body.Close()
 	return parseMetrics(t, res)
+}
+
+// The duplicate filter outlives the process: a frame answered, the bot
+// stopped once its "done" is committed (SIGTERM, or kill -9), and the very
+// same frame (same sender, same timestamp) delivered to the next process is
+// not answered again; the same sender's next message is.
+func testDuplicateAfterRestart(t *testing.T, bin string) {
+	for _, tt := range []struct {
+		name string
+		sig  syscall.Signal
+		code int
+	}{{"SIGTERM", syscall.SIGTERM, 0}, {"kill -9 after the commit", syscall.SIGKILL, -1}} {
+		t.Run(tt.name, func(t *testing.T) {
+			const who, other = "+48783000001", "+48783000002"
+			w := newWorld(t, sim.Config{Lossless: true})
+			p := startBot(t, bin, w.env)
+			subscribed(t, w)
+			ts, err := w.sim.Deliver(sim.Message{From: who, Text: "!pomoc"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			w.waitSent(t, 1)
+			journalSettled(t, p)
+			if code := p.stop(t, tt.sig); code != tt.code {
+				t.Fatalf("exit code %d after %v; want %d", code, tt.sig, tt.code)
+			}
+			waitFor(t, "the old bot's socket gone", func() bool { return w.sim.Stats().Subscribers == 0 })
+			p = startBot(t, bin, w.env)
+			subscribed(t, w)
+			if _, err := w.sim.Deliver(sim.Message{From: who, Text: "!pomoc", Timestamp: ts}); err != nil {
+				t.Fatal(err)
+			}
+			w.say(t, other, "!pomoc") // after the duplicate on the same socket: once it is done, so is the duplicate
+			w.waitSent(t, 2)
+			journalSettled(t, p)
+			if n := repliesTo(w.sim.Sent())[who]; n != 1 {
+				t.Errorf("%s got %d replies to one frame delivered before and after the restart; want 1", who, n)
+			}
+			if !strings.Contains(p.stderr.String(), `msg="duplicate frame skipped"`) {
+				t.Error(`no "duplicate frame skipped" in the new process's log`)
+			}
+			if _, err := w.sim.Deliver(sim.Message{From: who, Text: "!pomoc", Timestamp: ts + 1}); err != nil {
+				t.Fatal(err)
+			}
+			w.waitSent(t, 3)
+			if n := repliesTo(w.sim.Sent())[who]; n != 2 {
+				t.Errorf("%s got %d replies after a new message; want 2", who, n)
+			}
+			if code := p.stop(t, syscall.SIGTERM); code != 0 {
+				t.Errorf("exit code %d after SIGTERM; want 0", code)
+			}
+		})
+	}
 }

@@ -39,6 +39,10 @@ type Deps struct {
 	Typing    Typer            // nil: no typing indicator (TYPING=off)
 	// TypingBudget is asked before each typing indicator; nil: no budget.
 	TypingBudget TypingBudget
+	// Seen are the pairs the duplicate filter starts with, oldest first:
+	// frames answered before this process started (the journal's records).
+	// Past RecentSize, the oldest are forgotten.
+	Seen []Seen
 
 	// The safety limits (see docs/operations.md).
 	Gate         *outbound.Gate // the outbound budget and 429 pause; nil: neither
@@ -91,7 +95,12 @@ func New(d Deps) *Bot {
 	if d.Gate == nil {
 		d.Gate = outbound.New(outbound.Config{PauseMin: time.Minute, PauseMax: time.Hour})
 	}
-	return &Bot{d: d, tracer: d.Tracer.Tracer(telemetry.TracerName), recent: newRecentSet(4096),
+	recent := newRecentSet(RecentSize)
+	for _, s := range d.Seen {
+		recent.add(s.Sender, s.Timestamp)
+	}
+	d.Seen = nil // taken: the set is the filter now
+	return &Bot{d: d, tracer: d.Tracer.Tracer(telemetry.TracerName), recent: recent,
 		hashes: newSenderHashes(d.HashKey, 4096), quiet: newQuiet()}
 }
 

@@ -1,6 +1,9 @@
 package bot
 
-import "signal-bot/pkg/signalapi"
+import (
+	"signal-bot/pkg/commands"
+	"signal-bot/pkg/signalapi"
+)
 
 // Decoded is a frame read once, before its task starts: the message to
 // answer, or why it gets none.
@@ -20,6 +23,21 @@ func (b *Bot) Decode(raw []byte) (string, any) {
 		return "", d
 	}
 	return d.In.SenderKey(), d
+}
+
+// DedupKey is the duplicate filter's key of msg, a *Decoded from Decode:
+// the sender and the message's timestamp, for a message that is a command
+// (the only frames the filter looks at). ok is false for any other frame.
+func DedupKey(msg any) (key Seen, ok bool) {
+	d, isDecoded := msg.(*Decoded)
+	if !isDecoded || d.Err != nil || d.Skip != signalapi.SkipNone {
+		return Seen{}, false
+	}
+	if _, _, cmd := commands.Parse(d.In.Text); !cmd {
+		return Seen{}, false
+	}
+	key = Seen{Sender: d.In.SenderKey(), Timestamp: d.In.Timestamp}
+	return key, key.Sender != ""
 }
 
 func (b *Bot) decode(raw []byte) *Decoded {

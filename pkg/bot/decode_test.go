@@ -42,3 +42,36 @@ func TestDecode(t *testing.T) {
 		})
 	}
 }
+
+// DedupKey is the duplicate filter's key for commands only, and a bot built
+// with Seen pairs treats them as already answered.
+func TestDedupKeyAndSeen(t *testing.T) {
+	const account = "+48500000000"
+	b := New(Deps{API: signalapi.New(signalapi.Config{Number: account}, nil), Tracer: noop.NewTracerProvider(),
+		Seen: []Seen{{Sender: "u-1", Timestamp: 5}}})
+	tests := []struct {
+		name   string
+		raw    string
+		want   Seen
+		wantOK bool
+	}{
+		{"command", `{"envelope":{"sourceUuid":"u-1","timestamp":5,"dataMessage":{"message":"!pomoc"}}}`, Seen{"u-1", 5}, true},
+		{"chatter", `{"envelope":{"sourceUuid":"u-1","timestamp":6,"dataMessage":{"message":"hello"}}}`, Seen{}, false},
+		{"receipt", `{"envelope":{"sourceUuid":"u-1","receiptMessage":{}}}`, Seen{}, false},
+		{"not json", `not json`, Seen{}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, msg := b.Decode([]byte(tt.raw))
+			if got, ok := DedupKey(msg); got != tt.want || ok != tt.wantOK {
+				t.Errorf("DedupKey = %+v, %v; want %+v, %v", got, ok, tt.want, tt.wantOK)
+			}
+		})
+	}
+	if b.recent.add("u-1", 5) {
+		t.Error("a Seen pair passed the duplicate filter as new")
+	}
+	if !b.recent.add("u-1", 7) {
+		t.Error("a new pair of a seen sender did not pass the duplicate filter")
+	}
+}

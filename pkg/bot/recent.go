@@ -2,8 +2,20 @@ package bot
 
 import "sync"
 
+// RecentSize is how many (sender, timestamp) pairs the duplicate filter
+// remembers; the journal keeps as many in the state file (Deps.Seen).
+const RecentSize = 4096
+
+// Seen is a (sender, timestamp) pair the duplicate filter knows from
+// before this process: a frame the last one answered.
+type Seen struct {
+	Sender    string
+	Timestamp int64
+}
+
 // recentSet remembers the last n (sender, timestamp) pairs, so a frame that
-// arrives twice (a redelivery after a reconnect) is answered once.
+// arrives twice (a redelivery after a reconnect, or a journaled copy of a
+// frame answered before a crash) is answered once.
 type recentSet struct {
 	mu   sync.Mutex
 	seen map[recentKey]struct{}

@@ -24,7 +24,8 @@ type Health struct {
 	// State is the state file's writer: uses not yet on disk, commits, failures.
 	State *store.WriterStats `json:"state,omitempty"`
 	// Journal is the journal of accepted frames: pending, replayed at start,
-	// dropped as too old, run unjournaled because it was full.
+	// dropped as too old, refused at intake on replay, run unjournaled
+	// because it was full.
 	Journal *journal.Stats `json:"journal,omitempty"`
 
 	// The safety limits.

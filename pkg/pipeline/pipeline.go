@@ -59,10 +59,10 @@ type Config struct {
 	// (in the FIFO or waiting for their turn); 0: no limit.
 	QueueBytes int64
 	// Accepted journals a frame the queue took and returns its id (0: not
-	// journaled); Finished forgets it once its task has run. A frame cut off
-	// by the hard stop is not finished: the next process replays it. Nil: no
-	// journal.
-	Accepted func(raw []byte, readAt time.Time, synthetic bool) uint64
+	// journaled); key and msg are what Decode made of it. Finished forgets it
+	// once its task has run. A frame cut off by the hard stop is not
+	// finished: the next process replays it. Nil: no journal.
+	Accepted func(raw []byte, readAt time.Time, synthetic bool, key string, msg any) uint64
 	Finished func(id uint64)
 }
 
@@ -162,7 +162,7 @@ func (p *Pipeline) offer(raw []byte, readAt time.Time, synthetic bool, replayed 
 		p.droppedBytes.Add(1)
 	case p.reserve():
 		if replayed == 0 && p.cfg.Accepted != nil {
-			f.Journal = p.cfg.Accepted(raw, readAt, synthetic)
+			f.Journal = p.cfg.Accepted(raw, readAt, synthetic, f.Key, f.Msg)
 		}
 		p.fifo <- f // never blocks: the channel holds QueueDepth, reserve bounds it
 		p.accepted.Add(1)
