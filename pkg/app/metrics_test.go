@@ -21,6 +21,12 @@ func scrape(t *testing.T, h *botest.Harness) map[string]*dto.MetricFamily {
 		t.Fatal(err)
 	}
 	defer res.Body.Close()
+	return parseMetrics(t, res)
+}
+
+// parseMetrics parses a /metrics answer as Prometheus text.
+func parseMetrics(t *testing.T, res *http.Response) map[string]*dto.MetricFamily {
+	t.Helper()
 	parser := expfmt.NewTextParser(model.UTF8Validation)
 	fams, err := parser.TextToMetricFamilies(res.Body)
 	if err != nil {

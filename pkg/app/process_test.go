@@ -46,6 +46,8 @@ func TestProcess(t *testing.T) {
 	t.Run("socket activation keeps the POSTs of the downtime", func(t *testing.T) { testActivationKeepsPosts(t, bin) })
 	t.Run("restart under traffic", func(t *testing.T) { testRestartUnderTraffic(t, bin) })
 	t.Run("kill -9 with 200 frames accepted: the journal replays them", func(t *testing.T) { testKillReplaysJournal(t, bin) })
+	t.Run("a replayed frame keeps its place before the sender's next", func(t *testing.T) { testReplayKeepsOrder(t, bin) })
+	t.Run("frames older than REPLAY_MAX_AGE are dropped, not answered", func(t *testing.T) { testReplayTooOld(t, bin) })
 	t.Run("flood from one sender is dropped, not held", func(t *testing.T) { testSenderFlood(t, bin) })
 }
 
@@ -382,6 +384,11 @@ func testKillKeepsUses(t *testing.T, bin string) {
 	const senders = 40
 	w := newWorld(t, sim.Config{Lossless: true, Latency: sim.Latency{Send: 20 * time.Millisecond}})
 	w.env["LIMIT"], w.env["COOLDOWNS"] = "4", "kot=1h"
+	// The state file's own guarantee, alone: with the journal on, the next
+	// process would replay the frames the kill left and record their uses
+	// again, and the uses on disk after the restart would no longer be the
+	// ones this process committed.
+	w.env["JOURNAL_MAX_FRAMES"] = "0"
 	p := startBot(t, bin, w.env)
 	number := func(i int) string { return fmt.Sprintf("+4875000%04d", i) }
 	for i := range senders {

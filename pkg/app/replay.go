@@ -25,7 +25,7 @@ func (a *App) replay(ctx context.Context, left []journal.Entry) {
 		if age := now.Sub(e.ReadAt); age > a.cfg.Journal.ReplayMaxAge {
 			a.journal.DropOld(e.ID)
 			old++
-			a.log.Warn("journaled frame too old to replay; dropped", "age", age.Round(time.Second), "replay_max_age", a.cfg.Journal.ReplayMaxAge)
+			a.log.Warn("journaled frame too old to replay; dropped", "age", age.Round(time.Millisecond), "replay_max_age", a.cfg.Journal.ReplayMaxAge)
 			continue
 		}
 		for {

@@ -136,6 +136,12 @@ func (c Config) check() error {
 		return fmt.Errorf("configuration: LIMIT must be at least 1, got %d", c.Pipeline.Limit)
 	case c.State.CommitInterval < 0 || c.State.CommitInterval > time.Minute:
 		return fmt.Errorf("configuration: STATE_COMMIT_INTERVAL must be 0 to 1m, got %v", c.State.CommitInterval)
+	case c.Journal.MaxFrames < 0:
+		return fmt.Errorf("configuration: JOURNAL_MAX_FRAMES must be 0 (no journal) or more, got %d", c.Journal.MaxFrames)
+	case c.Journal.MaxFrames > 0 && c.Journal.MaxBytes < 1:
+		return fmt.Errorf("configuration: JOURNAL_MAX_BYTES must be at least 1 with the journal on, got %d", c.Journal.MaxBytes)
+	case c.Journal.ReplayMaxAge < 0:
+		return fmt.Errorf("configuration: REPLAY_MAX_AGE must not be negative, got %v", c.Journal.ReplayMaxAge)
 	case c.Pipeline.QueueDepth < 1:
 		return fmt.Errorf("configuration: QUEUE_DEPTH must be at least 1, got %d", c.Pipeline.QueueDepth)
 	case c.Signal.ReceiveMode != ReceiveWebsocket && c.Signal.ReceiveMode != ReceiveWebhook:

@@ -20,6 +20,9 @@ func TestLoadDefaults(t *testing.T) {
 	if got, want := c.State.CommitInterval, 10*time.Millisecond; got != want {
 		t.Errorf("STATE_COMMIT_INTERVAL = %v; want %v", got, want)
 	}
+	if got, want := c.Journal.MaxFrames, 5000; got != want {
+		t.Errorf("JOURNAL_MAX_FRAMES = %d; want %d (the journal is on by default)", got, want)
+	}
 	if got, want := c.Server.Addr, "127.0.0.1:9923"; got != want {
 		t.Errorf("HTTP_ADDR = %q; want %q", got, want)
 	}
@@ -93,6 +96,15 @@ func TestLoad(t *testing.T) {
 				}
 			}},
 		{name: "negative commit interval", env: map[string]string{"STATE_COMMIT_INTERVAL": "-1ms"}, wantErr: "STATE_COMMIT_INTERVAL"},
+		{name: "negative journal frames", env: map[string]string{"JOURNAL_MAX_FRAMES": "-1"}, wantErr: "JOURNAL_MAX_FRAMES"},
+		{name: "journal without bytes", env: map[string]string{"JOURNAL_MAX_BYTES": "0"}, wantErr: "JOURNAL_MAX_BYTES"},
+		{name: "negative replay age", env: map[string]string{"REPLAY_MAX_AGE": "-1s"}, wantErr: "REPLAY_MAX_AGE"},
+		{name: "journal off", env: map[string]string{"JOURNAL_MAX_FRAMES": "0", "JOURNAL_MAX_BYTES": "0"},
+			check: func(t *testing.T, c Config) {
+				if c.Journal.MaxFrames != 0 {
+					t.Errorf("JOURNAL_MAX_FRAMES = %d; want 0", c.Journal.MaxFrames)
+				}
+			}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

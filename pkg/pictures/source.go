@@ -14,6 +14,7 @@ import (
 
 	"signal-bot/pkg/commands"
 	"signal-bot/pkg/signalapi"
+	"signal-bot/pkg/telemetry"
 	"signal-bot/pkg/upstream"
 )
 
@@ -89,7 +90,7 @@ func (s *Source) prepare(ctx context.Context, decode bool) (commands.Picture, er
 	}
 	r, err := s.shrink(ctx, img)
 	if err != nil {
-		s.log.WarnContext(ctx, "picture dropped", "source", redactedSource(img.SourceURL), "bytes", len(img.Data), "err", err)
+		s.log.WarnContext(ctx, "picture dropped", "source", telemetry.RedactRawURL(img.SourceURL), "bytes", len(img.Data), "err", err)
 		return commands.Picture{}, fmt.Errorf("prepare a picture for !%s: %w", s.cfg.Name, err)
 	}
 	return picture(img.Filename, r), nil
@@ -124,15 +125,4 @@ func picture(filename string, r Result) commands.Picture {
 		DataURI: signalapi.DataURI(r.MIME, filename, r.Data), MIME: r.MIME, Filename: filename,
 		Bytes: len(r.Data), Width: r.Width, Height: r.Height,
 	}
-}
-
-// redactedSource keeps only the host and file name of a picture's URL for
-// the log: enough to find the picture, nothing of a query.
-func redactedSource(raw string) string {
-	raw, _, _ = strings.Cut(raw, "?")
-	if i := strings.Index(raw, "://"); i >= 0 {
-		raw = raw[i+3:]
-	}
-	host, rest, _ := strings.Cut(raw, "/")
-	return host + "/…/" + path.Base("/"+rest)
 }
