@@ -48,7 +48,7 @@ type App struct {
 	store    *store.Store
 	api      *signalapi.Client
 	bot      *bot.Bot
-	pipe     *pipeline.Pipeline
+	pipe     *pipeline.Pipeline[*bot.Message]
 	http     *http.Server
 	ln       net.Listener
 	base     *http.Transport
@@ -184,28 +184,31 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 		Transport:     telemetry.NewTransport(policy.RoundTripper(a.upBase), tp, telemetry.LegUpstream),
 		CheckRedirect: policy.CheckRedirect,
 	}
-	var reg *commands.Registry
-	a.bot = bot.New(bot.Deps{
-		API: a.api, Store: a.store, Groups: groups, Tracer: tp, Log: a.log, HashKey: hashKey, Recorder: a.metrics,
-		Gate: a.gate, Audience: a.audience, QuietWindow: cfg.Safety.QuietWindow,
-		ChallengeURL: cfg.Signal.APIURL + "/v1/accounts/" + url.PathEscape(cfg.Signal.Number) + "/rate-limit-challenge",
-		Typing:       typer(cfg, base, tp), TypingBudget: a.gate,
-		Seen: recentlySeen(left.Seen, time.Now().Add(-cfg.Journal.ReplayMaxAge)),
-	})
 	pics, stopPictures, err := startPictures(ctx, cfg, tp, a.log, upstreamClient)
 	if err != nil {
 		return nil, err
 	}
 	a.stopPictures, a.pictures = stopPictures, pics
-	if reg, err = buildRegistry(cfg, groups, a.bot, a.store, pics); err != nil {
+	overrides := bot.NewOverrides()
+	reg, err := buildRegistry(cfg, groups, overrides, a.store, pics)
+	if err != nil {
 		return nil, err
 	}
-	a.bot.SetRegistry(reg)
-	a.pipe = pipeline.New(pipeline.Config{
+	a.bot = bot.New(bot.Deps{
+		API: a.api, Registry: reg, Store: a.store, Overrides: overrides, Groups: groups, Tracer: tp, Log: a.log,
+		HashKey: hashKey, Recorder: a.metrics,
+		Gate: a.gate, Audience: a.audience, QuietWindow: cfg.Safety.QuietWindow,
+		ChallengeURL: cfg.Signal.APIURL + "/v1/accounts/" + url.PathEscape(cfg.Signal.Number) + "/rate-limit-challenge",
+		Typing:       typer(cfg, base, tp), TypingBudget: a.gate,
+		Seen: recentlySeen(left.Seen, time.Now().Add(-cfg.Journal.ReplayMaxAge)),
+	})
+	if a.pipe, err = pipeline.New(pipeline.Config{
 		Limit: cfg.Pipeline.Limit, QueueDepth: cfg.Pipeline.QueueDepth, FrameTimeout: cfg.Pipeline.FrameTimeout,
-		Decode: a.bot.Decode, Accepted: a.journalAdd, Finished: a.journal.Done,
 		SenderQueue: cfg.Safety.SenderQueue, QueueBytes: cfg.Safety.QueueBytes,
-	}, tp, a.bot.Handle)
+		Accepted: a.journalAdd, Finished: a.journal.Done, Log: a.log,
+	}, tp, a.bot); err != nil {
+		return nil, err
+	}
 	srv := httpapi.New(httpapi.Deps{
 		Pipeline: a.pipe, OwnTime: own, Connected: a.connected, Bot: a.bot, Groups: groups, Registry: reg,
 		Account: cfg.Signal.Number, Sender: cfg.Server.SelftestSender, Token: cfg.Server.SelftestToken,

@@ -158,7 +158,7 @@ func checkTree(t *testing.T, spans []jspan, upstreams int) {
 	}
 	for child, parent := range map[string]string{
 		telemetry.SpanQueue: telemetry.SpanFrame, telemetry.SpanDispatch: telemetry.SpanFrame,
-		telemetry.SpanHandler: telemetry.SpanFrame, telemetry.SpanSenderTurn: telemetry.SpanDispatch,
+		telemetry.SpanHandler: telemetry.SpanFrame, telemetry.SpanSenderTurn: telemetry.SpanQueue,
 	} {
 		s, ok := byName[child]
 		if !ok {

@@ -23,14 +23,13 @@ func resolveGroups(c config.Commands) (bot.Groups, error) {
 }
 
 // buildRegistry makes the four commands with their configured cooldowns
-// and scopes; srcs, from startPictures, serve the pictures of !cat and !kot.
-func buildRegistry(cfg config.Config, groups bot.Groups, b *bot.Bot, st *store.Store, srcs map[string]commands.PictureSource) (*commands.Registry, error) {
+// and scopes; !pomoc and !ja show the cooldowns as overrides leave them, and
+// srcs, from startPictures, serve the pictures of !cat and !kot.
+func buildRegistry(cfg config.Config, groups bot.Groups, overrides *bot.Overrides, st *store.Store, srcs map[string]commands.PictureSource) (*commands.Registry, error) {
 	u := cfg.Upstreams
-	var reg *commands.Registry
-	regf := func() *commands.Registry { return reg }
 	cmds := []*commands.Command{
-		commands.Pomoc(regf, b.Cooldown),
-		commands.Ja(regf, tallyReader{st}, b.Cooldown, cfg.Commands.JaShowName),
+		commands.Pomoc(overrides),
+		commands.Ja(tallyReader{st}, overrides, cfg.Commands.JaShowName),
 		commands.PictureCommand("cat", nil, "losowy kot z The Cat API", "🐱", 0, u.Timeout, srcs["cat"]),
 		commands.PictureCommand("kot", []string{"kitku"}, "losowy kot z Wikimedia Commons", "🐈", 0, u.Timeout, srcs["kot"]),
 	}
@@ -49,9 +48,7 @@ func buildRegistry(cfg config.Config, groups bot.Groups, b *bot.Bot, st *store.S
 			return nil, fmt.Errorf("configuration: SCOPES: no command %q", name)
 		}
 	}
-	var err error
-	reg, err = commands.NewRegistry(cmds...)
-	return reg, err
+	return commands.NewRegistry(cmds...)
 }
 
 func known(cmds []*commands.Command, name string) bool {

@@ -73,7 +73,8 @@ func (a *App) replay(ctx context.Context, left []journal.Entry) {
 // filter key if it is a command: the pipeline's Accepted.
 func (a *App) journalAdd(raw []byte, readAt time.Time, synthetic bool, _ string, msg any) uint64 {
 	var seen journal.Seen
-	if k, ok := bot.DedupKey(msg); ok {
+	m, _ := msg.(*bot.Message)
+	if k, ok := bot.DedupKey(m); ok {
 		seen = journal.Seen{Sender: k.Sender, Timestamp: k.Timestamp}
 	}
 	return a.journal.Add(raw, readAt, synthetic, seen)

@@ -10,6 +10,7 @@ import (
 
 	"go.opentelemetry.io/otel/trace/noop"
 
+	"signal-bot/pkg/bot"
 	"signal-bot/pkg/config"
 	"signal-bot/pkg/journal"
 	"signal-bot/pkg/pipeline"
@@ -64,9 +65,11 @@ func TestReplayRefusedLeavesJournal(t *testing.T) {
 			}
 			pc := tt.cfg
 			pc.Limit = 1
-			pc.Decode = func([]byte) (string, any) { return "sender", nil }
 			pc.Finished = j.Done
-			p := pipeline.New(pc, noop.NewTracerProvider(), func(context.Context, *pipeline.Frame, *pipeline.Slot) {})
+			p, err := pipeline.New[*bot.Message](pc, noop.NewTracerProvider(), oneSender{})
+			if err != nil {
+				t.Fatal(err)
+			}
 			a := &App{log: slog.New(slog.NewTextHandler(io.Discard, nil)), journal: j, pipe: p,
 				cfg: config.Config{Journal: config.Journal{ReplayMaxAge: time.Hour}}}
 			ran := make(chan struct{})
@@ -113,3 +116,10 @@ func TestReplayRefusedLeavesJournal(t *testing.T) {
 		})
 	}
 }
+
+// oneSender is a pipeline handler whose frames all come from one sender and
+// need nothing done.
+type oneSender struct{}
+
+func (oneSender) Decode([]byte) (string, *bot.Message) { return "sender", &bot.Message{} }
+func (oneSender) Handle(context.Context, *bot.Message) {}

@@ -1,6 +1,11 @@
-// Package bot decides what each frame gets: it parses the envelope, scopes and
-// resolves the command, serialises the sender, checks the cooldown, runs the
-// handler and sends the reply, each step a span of the frame's trace.
+// Package bot decides what each frame gets. Decode reads the frame once, at
+// the pipeline's door: the envelope, its classification and the command
+// parsed from its text, and the sender's key for a command. The pipeline
+// calls Handle when it is that sender's turn: dispatch (span dispatch) checks
+// ANSWER_IN and drops a duplicate, resolves and scopes the command and
+// records the use under its cooldown; handle (span handler) runs the command
+// and sends the reply, waiting for the outbound budget without a slot (span
+// send.wait).
 package bot
 
 import (
@@ -68,7 +73,7 @@ func (noRecorder) ReplyShed(string)            {}
 func (noRecorder) FrameIgnored(string)         {}
 func (noRecorder) StateFailed(string)          {}
 
-// Bot handles frames; Handle is its pipeline.Handler.
+// Bot handles frames: it is the pipeline's Handler (Decode, Handle).
 type Bot struct {
 	d      Deps
 	tracer trace.Tracer
@@ -104,21 +109,8 @@ func New(d Deps) *Bot {
 		hashes: newSenderHashes(d.HashKey, 4096), quiet: newQuiet()}
 }
 
-// Cooldown is command c's cooldown in chat: configured, or zero while an
-// override is active there.
-func (b *Bot) Cooldown(chat commands.Chat, c *commands.Command) time.Duration {
-	if chat.IsGroup() && b.d.Overrides.Active(chat.GroupID, c.Name, b.d.Now()) {
-		return 0
-	}
-	return c.Cooldown
-}
-
 // Overrides is the bot's override set.
 func (b *Bot) Overrides() *Overrides { return b.d.Overrides }
-
-// SetRegistry sets the commands; call it before the first frame. (The
-// registry's !pomoc and !ja need the bot's Cooldown, so it is built after New.)
-func (b *Bot) SetRegistry(r *commands.Registry) { b.d.Registry = r }
 
 // Registry returns the commands.
 func (b *Bot) Registry() *commands.Registry { return b.d.Registry }

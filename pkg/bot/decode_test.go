@@ -9,7 +9,7 @@ import (
 )
 
 // Decode reads a frame once: the sender's key for its turn and the message
-// dispatch answers come from the same reading.
+// dispatch answers come from the same reading. Only a command takes a turn.
 func TestDecode(t *testing.T) {
 	const account = "+48500000000"
 	b := New(Deps{API: signalapi.New(signalapi.Config{Number: account}, nil), Tracer: noop.NewTracerProvider()})
@@ -20,24 +20,23 @@ func TestDecode(t *testing.T) {
 		wantSkip signalapi.Skip
 		wantErr  bool
 		wantText string
+		wantCmd  string
 	}{
 		{"direct", `{"envelope":{"sourceNumber":"+48600000001","sourceUuid":"u-1","timestamp":5,"dataMessage":{"message":" !pomoc "}},"account":"` + account + `"}`,
-			"u-1", signalapi.SkipNone, false, "!pomoc"},
-		{"hidden number", `{"envelope":{"sourceUuid":"u-2","dataMessage":{"message":"!ja"}}}`, "u-2", signalapi.SkipNone, false, "!ja"},
-		{"receipt", `{"envelope":{"sourceUuid":"u-1","receiptMessage":{}}}`, "", signalapi.SkipReceipt, false, ""},
-		{"error frame", `{"error":"Failed to decrypt"}`, "", signalapi.SkipError, false, ""},
-		{"not json", `not json`, "", signalapi.SkipNone, true, ""},
-		{"wrong type", `{"envelope":{"sourceNumber":42}}`, "", signalapi.SkipNone, true, ""},
+			"u-1", signalapi.SkipNone, false, "!pomoc", "pomoc"},
+		{"hidden number", `{"envelope":{"sourceUuid":"u-2","dataMessage":{"message":"!ja"}}}`, "u-2", signalapi.SkipNone, false, "!ja", "ja"},
+		{"plain text takes no turn", `{"envelope":{"sourceUuid":"u-2","dataMessage":{"message":"hello"}}}`, "", signalapi.SkipNone, false, "hello", ""},
+		{"receipt", `{"envelope":{"sourceUuid":"u-1","receiptMessage":{}}}`, "", signalapi.SkipReceipt, false, "", ""},
+		{"error frame", `{"error":"Failed to decrypt"}`, "", signalapi.SkipError, false, "", ""},
+		{"not json", `not json`, "", signalapi.SkipNone, true, "", ""},
+		{"wrong type", `{"envelope":{"sourceNumber":42}}`, "", signalapi.SkipNone, true, "", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			key, msg := b.Decode([]byte(tt.raw))
-			d, ok := msg.(*Decoded)
-			if !ok {
-				t.Fatalf("Decode(%s) carries %T; want *Decoded", tt.raw, msg)
-			}
-			if key != tt.wantKey || d.Skip != tt.wantSkip || (d.Err != nil) != tt.wantErr || d.In.Text != tt.wantText {
-				t.Errorf("Decode(%s) = %q, %+v; want key %q, skip %q, error %v, text %q", tt.raw, key, d, tt.wantKey, tt.wantSkip, tt.wantErr, tt.wantText)
+			key, m := b.Decode([]byte(tt.raw))
+			if key != tt.wantKey || m.Skip != tt.wantSkip || (m.Err != nil) != tt.wantErr || m.In.Text != tt.wantText ||
+				m.Command != tt.wantCmd || m.IsCommand != (tt.wantCmd != "") || m.Size != len(tt.raw) {
+				t.Errorf("Decode(%s) = %q, %+v; want key %q, skip %q, error %v, text %q, command %q", tt.raw, key, m, tt.wantKey, tt.wantSkip, tt.wantErr, tt.wantText, tt.wantCmd)
 			}
 		})
 	}

@@ -138,7 +138,6 @@ func TestDispatch(t *testing.T) {
 		{
 			name: "an override in a group lifts the cooldown there only",
 			setup: func(t *testing.T, d *Deps) {
-				d.Overrides = NewOverrides()
 				d.Overrides.Set(rodzina, "wolno", time.Unix(testStartUnix, 0).Add(time.Hour))
 			},
 			steps: []step{
@@ -421,25 +420,11 @@ func newHarness(t *testing.T, setup func(t *testing.T, d *Deps)) *harness {
 		api: &fakeSender{}, rec: &countingRecorder{}, spans: spans, tp: tp, store: st,
 		clock: &clock{t: time.Unix(testStartUnix, 0)}, logs: &syncBuffer{}, ts: 1_000, onStart: hook,
 	}
-	d := Deps{
-		API: h.api, Store: st, Tracer: tp, Recorder: h.rec, Now: h.clock.now,
-		Log:     slog.New(slog.NewTextHandler(h.logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
-		Groups:  NewGroups(map[string]string{"rodzina": rodzina}, nil),
-		HashKey: []byte("test key"),
-		Gate:    outbound.New(outbound.Config{PauseMin: time.Minute, PauseMax: time.Hour}),
-		// Typing stays nil: the indicator has its own test (typing_test.go).
-		QuietWindow: testQuietMin,
-	}
-	if setup != nil {
-		setup(t, &d)
-	}
-	h.bot = New(d)
-	var reg *commands.Registry
-	regf := func() *commands.Registry { return reg }
+	overrides := NewOverrides()
 	picture := commands.Picture{DataURI: signalapi.DataURI("image/png", "kot.png", []byte("png")), MIME: "image/png", Filename: "kot.png", Bytes: 3, Width: 1, Height: 1}
-	reg, err = commands.NewRegistry(
-		commands.Pomoc(regf, h.bot.Cooldown),
-		commands.Ja(regf, tallies{st}, h.bot.Cooldown, false),
+	reg, err := commands.NewRegistry(
+		commands.Pomoc(overrides),
+		commands.Ja(tallies{st}, overrides, false),
 		&commands.Command{Name: "foto", Summary: "obrazek", Scope: commands.Everywhere, Typing: true,
 			Run: func(context.Context, commands.Request) (commands.Reply, error) {
 				return commands.Reply{Text: "🐈", Pictures: []commands.Picture{picture}}, nil
@@ -464,7 +449,19 @@ func newHarness(t *testing.T, setup func(t *testing.T, d *Deps)) *harness {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h.bot.SetRegistry(reg)
+	d := Deps{
+		API: h.api, Registry: reg, Overrides: overrides, Store: st, Tracer: tp, Recorder: h.rec, Now: h.clock.now,
+		Log:     slog.New(slog.NewTextHandler(h.logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
+		Groups:  NewGroups(map[string]string{"rodzina": rodzina}, nil),
+		HashKey: []byte("test key"),
+		Gate:    outbound.New(outbound.Config{PauseMin: time.Minute, PauseMax: time.Hour}),
+		// Typing stays nil: the indicator has its own test (typing_test.go).
+		QuietWindow: testQuietMin,
+	}
+	if setup != nil {
+		setup(t, &d)
+	}
+	h.bot = New(d)
 	return h
 }
 
@@ -473,13 +470,16 @@ func newHarness(t *testing.T, setup func(t *testing.T, d *Deps)) *harness {
 // frame's spans and the sends it made.
 func (h *harness) run(t *testing.T, raw []byte) frameResult {
 	t.Helper()
-	p := pipeline.New(pipeline.Config{Limit: 1, QueueDepth: 1, FrameTimeout: 10 * time.Second, Decode: h.bot.Decode}, h.tp, h.bot.Handle)
+	p, err := pipeline.New(pipeline.Config{Limit: 1, QueueDepth: 1, FrameTimeout: 10 * time.Second}, h.tp, h.bot)
+	if err != nil {
+		t.Fatal(err)
+	}
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		p.Run()
 	}()
-	sc, err := p.Offer(raw, h.clock.now(), false)
+	sc, offerErr := p.Offer(raw, h.clock.now(), false)
 	p.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -487,8 +487,8 @@ func (h *harness) run(t *testing.T, raw []byte) frameResult {
 		t.Fatalf("the frame was cut off after 10 s")
 	}
 	<-done
-	if err != nil {
-		t.Fatalf("Offer: %v", err)
+	if offerErr != nil {
+		t.Fatalf("Offer: %v", offerErr)
 	}
 	return frameResult{spans: h.spansOf(sc.TraceID()), sends: h.api.take()}
 }

@@ -3,17 +3,52 @@ package bot
 import (
 	"context"
 	"errors"
-	"fmt"
 	"time"
 
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/trace"
 
 	"signal-bot/pkg/commands"
-	"signal-bot/pkg/pipeline"
 	"signal-bot/pkg/signalapi"
 	"signal-bot/pkg/telemetry"
 )
+
+// Message is a frame read once, at the door, before its task starts: the
+// message to answer, or why it gets none.
+type Message struct {
+	In        signalapi.Incoming
+	Skip      signalapi.Skip
+	ErrorText string // the REST API's error, for an error frame
+	Err       error  // the frame is not JSON of the expected shape
+	Size      int    // the raw frame's bytes, for the log
+	// Command and Args are In.Text parsed (commands.Parse); IsCommand says
+	// whether it is a command at all.
+	Command, Args string
+	IsCommand     bool
+}
+
+// Decode reads and classifies a raw frame; it is the pipeline's Decode, so
+// the sender's turn is keyed from the same reading that dispatch uses. It
+// returns the sender's key only for a command: a frame that gets no reply at
+// all (a receipt, typing, plain text, a malformed or error frame) takes no
+// turn and waits for nobody.
+func (b *Bot) Decode(raw []byte) (string, *Message) {
+	m := &Message{Size: len(raw)}
+	frame, err := signalapi.DecodeFrame(raw)
+	if err != nil {
+		m.Err = err
+		return "", m
+	}
+	m.In, m.Skip = signalapi.Classify(frame, b.d.API.Number())
+	m.ErrorText = frame.Error
+	if m.Skip != signalapi.SkipNone {
+		return "", m
+	}
+	if m.Command, m.Args, m.IsCommand = commands.Parse(m.In.Text); !m.IsCommand {
+		return "", m
+	}
+	return m.In.SenderKey(), m
+}
 
 // work is what dispatch decided for a frame that gets a reply.
 type work struct {
@@ -25,16 +60,11 @@ type work struct {
 	silent  bool            // no reply at all: outcome says why
 }
 
-// Handle runs one frame: dispatch, then the handler. It is the pipeline's Handler.
-func (b *Bot) Handle(ctx context.Context, f *pipeline.Frame, slot *pipeline.Slot) {
+// Handle runs one message when it is its sender's turn: dispatch, then the
+// handler. It is the pipeline's Handle.
+func (b *Bot) Handle(ctx context.Context, m *Message) {
 	root := trace.SpanFromContext(ctx)
-	w, err := b.dispatch(ctx, f, slot)
-	if err != nil {
-		markFailed(root, err)
-		root.SetAttributes(telemetry.AttrOutcome.String(telemetry.OutcomeError))
-		b.d.Log.WarnContext(ctx, "frame not dispatched", "err", telemetry.RedactErr(err))
-		return
-	}
+	w := b.dispatch(ctx, m)
 	if w == nil {
 		root.SetAttributes(telemetry.AttrOutcome.String(telemetry.OutcomeIgnored))
 		return
@@ -43,46 +73,37 @@ func (b *Bot) Handle(ctx context.Context, f *pipeline.Frame, slot *pipeline.Slot
 		root.SetAttributes(telemetry.AttrOutcome.String(w.outcome))
 		return
 	}
-	outcome := b.handle(ctx, w, slot)
+	outcome := b.handle(ctx, w)
 	root.SetAttributes(telemetry.AttrOutcome.String(outcome))
 }
 
-// dispatch parses, scopes and resolves the frame, takes the sender's lock and
-// checks the cooldown. A nil work means "no reply".
-func (b *Bot) dispatch(ctx context.Context, f *pipeline.Frame, slot *pipeline.Slot) (w *work, err error) {
+// dispatch skips what gets no reply, checks ANSWER_IN and duplicates, then
+// resolves and scopes the command and checks the cooldown. A nil work means
+// "no reply".
+func (b *Bot) dispatch(ctx context.Context, m *Message) *work {
 	ctx, span := b.tracer.Start(ctx, telemetry.SpanDispatch)
-	defer func() {
-		if err != nil {
-			markFailed(span, err)
+	defer span.End()
+	if m.Err != nil {
+		b.d.Log.WarnContext(ctx, "malformed frame skipped", "bytes", m.Size, "err", telemetry.RedactErr(m.Err))
+		return nil
+	}
+	if m.Skip != signalapi.SkipNone {
+		if m.Skip == signalapi.SkipError {
+			b.d.Log.WarnContext(ctx, "error frame from signal-cli-rest-api skipped", "error", telemetry.RedactText(m.ErrorText))
 		}
-		span.End()
-	}()
-	d, ok := f.Msg.(*Decoded)
-	if !ok { // a pipeline without Decode
-		d = b.decode(f.Raw)
+		return nil
 	}
-	if d.Err != nil {
-		b.d.Log.WarnContext(ctx, "malformed frame skipped", "bytes", len(f.Raw), "err", telemetry.RedactErr(d.Err))
-		return nil, nil
+	if !m.IsCommand {
+		return nil
 	}
-	if d.Skip != signalapi.SkipNone {
-		if d.Skip == signalapi.SkipError {
-			b.d.Log.WarnContext(ctx, "error frame from signal-cli-rest-api skipped", "error", telemetry.RedactText(d.ErrorText))
-		}
-		return nil, nil
-	}
-	in := d.In
-	name, args, ok := commands.Parse(in.Text)
-	if !ok {
-		return nil, nil
-	}
+	in, name, args := m.In, m.Command, m.Args
 	if b.d.Audience != nil && !b.d.Audience.Allows(in) {
 		b.elsewhere(ctx, in)
-		return &work{outcome: OutcomeElsewhere, silent: true}, nil
+		return &work{outcome: OutcomeElsewhere, silent: true}
 	}
 	if !b.recent.add(in.SenderKey(), in.Timestamp) {
 		b.d.Log.InfoContext(ctx, "duplicate frame skipped")
-		return nil, nil
+		return nil
 	}
 	chat := commands.Chat{GroupID: in.GroupID, Alias: b.d.Groups.Alias(in.GroupID)}
 	chatKind := telemetry.ChatDirect
@@ -94,11 +115,9 @@ func (b *Bot) dispatch(ctx context.Context, f *pipeline.Frame, slot *pipeline.Sl
 		telemetry.AttrChat.String(chatKind),
 		telemetry.AttrArgsLen.Int(len(args)),
 	)
-	if err := b.awaitTurn(ctx, f, slot); err != nil {
-		return nil, fmt.Errorf("wait for sender's turn: %w", err)
-	}
-	w = &work{in: in, req: commands.Request{
+	w := &work{in: in, req: commands.Request{
 		Args: args, Sender: in.SenderKey(), SenderName: in.SenderName, Chat: chat, Now: b.d.Now(),
+		Registry: b.d.Registry,
 	}}
 	cmd, found := b.d.Registry.Resolve(name)
 	switch {
@@ -107,14 +126,14 @@ func (b *Bot) dispatch(ctx context.Context, f *pipeline.Frame, slot *pipeline.Sl
 		// !c…, get one.
 		w.name, w.outcome = "unknown", telemetry.OutcomeUnknown
 		w.reply = &commands.Reply{Text: commands.TextUnknown(name)}
-		return b.refusal(ctx, w, "", 0), nil
+		return b.refusal(ctx, w, "", 0)
 	case !cmd.Scope.Allows(chat):
 		w.name, w.outcome = cmd.Name, telemetry.OutcomeNotHere
 		w.reply = &commands.Reply{Text: commands.TextNotHere(cmd.Name)}
-		return b.refusal(ctx, w, cmd.Name, cmd.Cooldown), nil
+		return b.refusal(ctx, w, cmd.Name, cmd.Cooldown)
 	}
 	w.name, w.req.Command = cmd.Name, cmd
-	cooldown := b.Cooldown(chat, cmd)
+	cooldown := b.d.Overrides.Cooldown(chat, cmd, w.req.Now)
 	use, err := b.d.Store.Use(w.req.Sender, chat.Key(), cmd.Name, w.req.Now, cooldown)
 	b.state.note(err, w.req.Now)
 	if err != nil {
@@ -124,14 +143,14 @@ func (b *Bot) dispatch(ctx context.Context, f *pipeline.Frame, slot *pipeline.Sl
 		markFailed(span, err)
 		w.outcome = telemetry.OutcomeError
 		w.reply = &commands.Reply{Text: commands.TextInternal}
-		return w, nil
+		return w
 	}
 	if !use.Allowed {
 		w.outcome = telemetry.OutcomeCooldown
 		w.reply = &commands.Reply{Text: commands.TextCooldown(cmd.Name, use.Remaining)}
-		return b.refusal(ctx, w, cmd.Name, cooldown), nil
+		return b.refusal(ctx, w, cmd.Name, cooldown)
 	}
-	return w, nil
+	return w
 }
 
 // refusal lets a refusal (hint, "not here", "wait") through once per sender, command and
@@ -160,17 +179,9 @@ func (b *Bot) elsewhere(ctx context.Context, in signalapi.Incoming) {
 	}
 }
 
-// awaitTurn waits for the sender's earlier frames to finish. While it
-// waits, the task gives its slot up, so nobody else waits.
-func (b *Bot) awaitTurn(ctx context.Context, f *pipeline.Frame, slot *pipeline.Slot) error {
-	ctx, span := b.tracer.Start(ctx, telemetry.SpanSenderTurn)
-	defer span.End()
-	return slot.Turn(ctx, f)
-}
-
 // handle runs the command (or the fixed reply) and sends the answer, inside
 // the handler span. It returns the frame's outcome.
-func (b *Bot) handle(ctx context.Context, w *work, slot *pipeline.Slot) string {
+func (b *Bot) handle(ctx context.Context, w *work) string {
 	ctx, span := b.tracer.Start(ctx, telemetry.SpanHandler, trace.WithAttributes(telemetry.AttrCommand.String(w.name)))
 	defer span.End()
 	replied := b.showTyping(ctx, w)
@@ -199,7 +210,7 @@ func (b *Bot) handle(ctx context.Context, w *work, slot *pipeline.Slot) string {
 	for _, p := range reply.Pictures {
 		out.Attachments = append(out.Attachments, p.DataURI)
 	}
-	if reason := b.awaitSend(ctx, slot, out.Recipient, len(out.Attachments)); reason != "" {
+	if reason := b.awaitSend(ctx, out.Recipient, len(out.Attachments)); reason != "" {
 		b.shed(ctx, w, reason)
 		return OutcomeShed
 	}

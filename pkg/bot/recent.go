@@ -1,6 +1,10 @@
 package bot
 
-import "sync"
+import (
+	"sync"
+
+	"signal-bot/pkg/signalapi"
+)
 
 // RecentSize is how many (sender, timestamp) pairs the duplicate filter
 // remembers; the journal keeps as many in the state file (Deps.Seen).
@@ -11,6 +15,17 @@ const RecentSize = 4096
 type Seen struct {
 	Sender    string
 	Timestamp int64
+}
+
+// DedupKey is the duplicate filter's key of m, a message from Decode: the
+// sender and the message's timestamp, for a command (the only messages the
+// filter looks at). ok is false for any other frame.
+func DedupKey(m *Message) (key Seen, ok bool) {
+	if m == nil || m.Err != nil || m.Skip != signalapi.SkipNone || !m.IsCommand {
+		return Seen{}, false
+	}
+	key = Seen{Sender: m.In.SenderKey(), Timestamp: m.In.Timestamp}
+	return key, key.Sender != ""
 }
 
 // recentSet remembers the last n (sender, timestamp) pairs, so a frame that

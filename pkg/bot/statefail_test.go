@@ -46,18 +46,20 @@ func TestFailedStateWriteIsNotSilence(t *testing.T) {
 		t.Fatal(err)
 	}
 	rec := &stateRecorder{}
-	b := New(Deps{
-		API:   signalapi.New(signalapi.Config{BaseURL: url, Number: s.Number()}, &http.Client{Transport: tr}),
-		Store: st, Groups: NewGroups(nil, nil), Tracer: noop.NewTracerProvider(),
-		Log: slog.New(slog.DiscardHandler), Recorder: rec,
-	})
-	var reg *commands.Registry
-	pomoc := commands.Pomoc(func() *commands.Registry { return reg }, b.Cooldown)
-	if reg, err = commands.NewRegistry(pomoc); err != nil {
+	overrides := NewOverrides()
+	reg, err := commands.NewRegistry(commands.Pomoc(overrides))
+	if err != nil {
 		t.Fatal(err)
 	}
-	b.SetRegistry(reg)
-	p := pipeline.New(pipeline.Config{Limit: 1, QueueDepth: 4, Decode: b.Decode}, noop.NewTracerProvider(), b.Handle)
+	b := New(Deps{
+		API:      signalapi.New(signalapi.Config{BaseURL: url, Number: s.Number()}, &http.Client{Transport: tr}),
+		Registry: reg, Store: st, Overrides: overrides, Groups: NewGroups(nil, nil), Tracer: noop.NewTracerProvider(),
+		Log: slog.New(slog.DiscardHandler), Recorder: rec,
+	})
+	p, err := pipeline.New(pipeline.Config{Limit: 1, QueueDepth: 4, FrameTimeout: time.Minute}, noop.NewTracerProvider(), b)
+	if err != nil {
+		t.Fatal(err)
+	}
 	go p.Run()
 	if _, err := p.Offer(signalapi.TextFrame(s.Number(), sim.DefaultSender, "", "", "", "!pomoc", 1), time.Now(), false); err != nil {
 		t.Fatal(err)

@@ -25,7 +25,7 @@ type TallyReader interface {
 // (you): the name signal-cli reports is, for a linked account, the label the
 // operator's own address book gives the sender, which is not the bot's to
 // tell a group. showName, the operator's opt-in (JA_SHOW_NAME), shows it.
-func Ja(reg func() *Registry, tallies TallyReader, cooldown CooldownFunc, showName bool) *Command {
+func Ja(tallies TallyReader, cooldowns Cooldowns, showName bool) *Command {
 	return &Command{
 		Name: "ja", Aliases: []string{"me", "staty"}, Summary: "twoje statystyki", Scope: Everywhere,
 		Run: func(_ context.Context, req Request) (Reply, error) {
@@ -44,11 +44,11 @@ func Ja(reg func() *Registry, tallies TallyReader, cooldown CooldownFunc, showNa
 			}
 			for _, t := range ts {
 				fmt.Fprintf(&b, "\n!%s — %s", t.Command, Times(t.Count))
-				c, ok := reg().Get(t.Command)
+				c, ok := req.Registry.Get(t.Command)
 				if !ok {
 					continue
 				}
-				if left := t.Last.Add(cooldown(req.Chat, c)).Sub(req.Now); left > 0 && t.Command != req.Command.Name {
+				if left := t.Last.Add(cooldowns.Cooldown(req.Chat, c, req.Now)).Sub(req.Now); left > 0 && t.Command != req.Command.Name {
 					fmt.Fprintf(&b, ", znów za %s", Seconds(left))
 				}
 			}

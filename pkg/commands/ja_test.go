@@ -23,10 +23,9 @@ func TestJa(t *testing.T) {
 		"alice": {{Command: "kot", Count: 3, Last: now.Add(-10 * time.Second)}, {Command: "ja", Count: 1, Last: now}},
 		"bob":   {{Command: "gone", Count: 2, Last: now}},
 	}
-	var reg *Registry
-	cooldown := func(Chat, *Command) time.Duration { return 30 * time.Second }
-	ja := Ja(func() *Registry { return reg }, tallies, cooldown, false)
-	jaNamed := Ja(func() *Registry { return reg }, tallies, cooldown, true)
+	cooldown := fixedCooldown(30 * time.Second)
+	ja := Ja(tallies, cooldown, false)
+	jaNamed := Ja(tallies, cooldown, true)
 	kot := &Command{Name: "kot", Summary: "kot", Scope: Everywhere}
 	reg, err := NewRegistry(ja, kot)
 	if err != nil {
@@ -48,10 +47,20 @@ func TestJa(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := tt.cmd.Run(context.Background(), Request{Command: ja, Sender: tt.sender, SenderName: tt.senderName, Now: now})
+			got, err := tt.cmd.Run(context.Background(), Request{Command: ja, Sender: tt.sender, SenderName: tt.senderName, Now: now, Registry: reg})
 			if (err != nil) != tt.wantErr || got.Text != tt.want {
 				t.Errorf("!ja for %s = %q, %v; want %q, error %v", tt.sender, got.Text, err, tt.want, tt.wantErr)
 			}
 		})
 	}
 }
+
+// fixedCooldown gives every command the same cooldown.
+type fixedCooldown time.Duration
+
+func (f fixedCooldown) Cooldown(Chat, *Command, time.Time) time.Duration { return time.Duration(f) }
+
+// configuredCooldown gives every command its configured cooldown.
+type configuredCooldown struct{}
+
+func (configuredCooldown) Cooldown(_ Chat, c *Command, _ time.Time) time.Duration { return c.Cooldown }

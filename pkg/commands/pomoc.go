@@ -6,17 +6,17 @@ import (
 	"time"
 )
 
-// Pomoc is the help command: generated from reg, listing only what answers
-// in the asking chat, with cooldowns.
-func Pomoc(reg func() *Registry, cooldown CooldownFunc) *Command {
+// Pomoc is the help command: generated from the request's registry, listing
+// only what answers in the asking chat, with cooldowns.
+func Pomoc(cooldowns Cooldowns) *Command {
 	return &Command{
 		Name: "pomoc", Aliases: []string{"help", "pomocy"}, Summary: "ta lista", Scope: Everywhere,
 		Run: func(_ context.Context, req Request) (Reply, error) {
 			var b strings.Builder
 			b.WriteString("Komendy w tym czacie:")
-			for _, c := range reg().Allowed(req.Chat) {
+			for _, c := range req.Registry.Allowed(req.Chat) {
 				b.WriteString("\n!" + c.Name + " — " + c.Summary)
-				if cd := cooldown(req.Chat, c); cd > 0 {
+				if cd := cooldowns.Cooldown(req.Chat, c, req.Now); cd > 0 {
 					b.WriteString(" (co " + Seconds(cd) + ")")
 				}
 			}
@@ -25,6 +25,8 @@ func Pomoc(reg func() *Registry, cooldown CooldownFunc) *Command {
 	}
 }
 
-// CooldownFunc gives a command's cooldown in a chat (configured, or switched
-// off by an override).
-type CooldownFunc func(chat Chat, c *Command) time.Duration
+// Cooldowns gives a command's cooldown in a chat at a time: configured, or
+// switched off by an override. The bot's override set is one.
+type Cooldowns interface {
+	Cooldown(chat Chat, c *Command, now time.Time) time.Duration
+}

@@ -33,6 +33,9 @@ type Request struct {
 	SenderName string
 	Chat       Chat
 	Now        time.Time
+	// Registry is the registry Command was resolved from: what !pomoc lists
+	// and !ja looks cooldowns up in.
+	Registry *Registry
 }
 
 // Reply is what the bot answers: text, pictures, or both.

@@ -69,14 +69,12 @@ func TestRegistry(t *testing.T) {
 }
 
 func TestPomocListsOnlyWhatAnswersHere(t *testing.T) {
-	var reg *Registry
-	cd := func(_ Chat, c *Command) time.Duration { return c.Cooldown }
 	run := func(context.Context, Request) (Reply, error) { return Reply{}, nil }
-	reg, _ = NewRegistry(Pomoc(func() *Registry { return reg }, cd),
+	reg, _ := NewRegistry(Pomoc(configuredCooldown{}),
 		&Command{Name: "kot", Summary: "kot", Scope: Scope{Direct: true}, Cooldown: 30 * time.Second, Run: run})
 	p, _ := reg.Get("pomoc")
-	inGroup, _ := p.Run(context.Background(), Request{Chat: Chat{GroupID: groupID(1)}})
-	inDirect, _ := p.Run(context.Background(), Request{})
+	inGroup, _ := p.Run(context.Background(), Request{Chat: Chat{GroupID: groupID(1)}, Registry: reg})
+	inDirect, _ := p.Run(context.Background(), Request{Registry: reg})
 	if strings.Contains(inGroup.Text, "!kot") {
 		t.Errorf("help in a group lists !kot: %q", inGroup.Text)
 	}

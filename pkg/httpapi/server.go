@@ -13,6 +13,8 @@ import (
 	"strings"
 	"time"
 
+	"go.opentelemetry.io/otel/trace"
+
 	"signal-bot/pkg/bot"
 	"signal-bot/pkg/commands"
 	"signal-bot/pkg/journal"
@@ -25,9 +27,16 @@ import (
 // maxBody bounds every request body of these endpoints.
 const maxBody = 4 << 10
 
+// Intake is the pipeline as the endpoints see it: where frames go in, and
+// its figures. *pipeline.Pipeline is one.
+type Intake interface {
+	Offer(raw []byte, readAt time.Time, synthetic bool) (trace.SpanContext, error)
+	Stats() pipeline.Stats
+}
+
 // Deps are what the endpoints work with.
 type Deps struct {
-	Pipeline  *pipeline.Pipeline
+	Pipeline  Intake
 	OwnTime   *telemetry.OwnTime
 	Connected func() bool
 	Bot       *bot.Bot

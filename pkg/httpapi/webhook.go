@@ -11,8 +11,6 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
-
-	"signal-bot/pkg/pipeline"
 )
 
 // WebhookMaxBody bounds one webhook POST: the same 4 MiB as the websocket read limit, since
@@ -21,7 +19,7 @@ const WebhookMaxBody = 4 << 20
 
 // WebhookConfig configures the receiver of the REST API's RECEIVE_WEBHOOK_URL POSTs.
 type WebhookConfig struct {
-	Pipeline *pipeline.Pipeline
+	Pipeline Intake
 	Token    string // when set, every POST must carry ?token=<Token>
 	Log      *slog.Logger
 }

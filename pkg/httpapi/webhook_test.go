@@ -17,11 +17,25 @@ import (
 
 // webhookPipeline is a pipeline that is never run: what the webhook offers stays queued,
 // so Stats shows exactly what was accepted and dropped.
-func webhookPipeline(t *testing.T, depth int) *pipeline.Pipeline {
+func webhookPipeline(t *testing.T, depth int) *pipeline.Pipeline[string] {
 	t.Helper()
-	p := pipeline.New(pipeline.Config{Limit: 1, QueueDepth: depth}, noop.NewTracerProvider(),
-		func(context.Context, *pipeline.Frame, *pipeline.Slot) {})
+	p := newPipeline(t, depth, rawFrames(func(string) {}))
 	t.Cleanup(p.Close)
+	return p
+}
+
+// rawFrames is a pipeline handler that hands on each frame as it came.
+type rawFrames func(raw string)
+
+func (rawFrames) Decode(raw []byte) (string, string)     { return "", string(raw) }
+func (h rawFrames) Handle(_ context.Context, raw string) { h(raw) }
+
+func newPipeline(t *testing.T, depth int, h rawFrames) *pipeline.Pipeline[string] {
+	t.Helper()
+	p, err := pipeline.New[string](pipeline.Config{Limit: 1, QueueDepth: depth, FrameTimeout: time.Minute}, noop.NewTracerProvider(), h)
+	if err != nil {
+		t.Fatal(err)
+	}
 	return p
 }
 
@@ -70,8 +84,7 @@ func TestWebhookStatuses(t *testing.T) {
 // The frame handed on is the params object, byte for byte, as the websocket would carry it.
 func TestWebhookHandsOnParams(t *testing.T) {
 	frames := make(chan string, 2)
-	p := pipeline.New(pipeline.Config{Limit: 1, QueueDepth: 2}, noop.NewTracerProvider(),
-		func(_ context.Context, f *pipeline.Frame, _ *pipeline.Slot) { frames <- string(f.Raw) })
+	p := newPipeline(t, 2, func(raw string) { frames <- raw })
 	done := make(chan struct{})
 	go func() { defer close(done); p.Run() }()
 	h := httpapi.NewWebhook(httpapi.WebhookConfig{Pipeline: p})

@@ -10,26 +10,24 @@ import (
 func TestSenderQueueDropsAtTheDoor(t *testing.T) {
 	release := make(chan struct{})
 	done := make(chan string, 16)
-	p := start(t, Config{Limit: 1, QueueDepth: 100, SenderQueue: 2, Decode: func(raw []byte) (string, any) { return string(raw[:1]), nil }},
-		func(ctx context.Context, f *Frame, s *Slot) {
-			if err := s.Turn(ctx, f); err != nil {
+	cfg := testConfig(1, 100)
+	cfg.SenderQueue = 2
+	p := start(t, cfg, func(ctx context.Context, msg string) {
+		if msg[0] == 'a' { // a slow sender: waits without its slot
+			if err := WaitOutside(ctx, func() error { <-release; return nil }); err != nil {
 				t.Error(err)
-				return
 			}
-			if f.Key == "a" { // a slow sender: waits without its slot
-				if err := s.Wait(ctx, func() error { <-release; return nil }); err != nil {
-					t.Error(err)
-				}
-			}
-			done <- string(f.Raw)
-		})
+		}
+		done <- msg
+	})
 	offers := []struct {
 		raw     string
 		wantErr error
 	}{
 		{"a1", nil}, {"a2", nil}, {"a3", nil}, // one runs, two wait
-		{"a4", ErrSender}, // a third would wait: dropped before the FIFO
-		{"b1", nil},       // others are not held up
+		{"a4", ErrSender},                                  // a third would wait: dropped before the FIFO
+		{"b1", nil},                                        // others are not held up
+		{"-1", nil}, {"-2", nil}, {"-3", nil}, {"-4", nil}, // frames without a sender are not counted
 	}
 	for _, o := range offers {
 		if _, err := p.Offer([]byte(o.raw), time.Now(), false); !errors.Is(err, o.wantErr) {
@@ -39,6 +37,11 @@ func TestSenderQueueDropsAtTheDoor(t *testing.T) {
 	if got := <-done; got != "b1" {
 		t.Errorf("first done = %s; want b1 (a's frames wait without a slot)", got)
 	}
+	for range 4 {
+		if got := <-done; got[0] != '-' {
+			t.Errorf("done = %s before release; want the frames without a sender", got)
+		}
+	}
 	close(release)
 	for range 3 {
 		<-done
@@ -47,25 +50,27 @@ func TestSenderQueueDropsAtTheDoor(t *testing.T) {
 		t.Errorf("Offer(a5) after a's frames finished = %v; want nil", err)
 	}
 	<-done
-	if st := p.Stats(); st.DroppedSender != 1 || st.Dropped != 1 || st.Accepted != 5 {
-		t.Errorf("stats = %+v; want 1 dropped by the sender queue, 5 accepted", st)
+	if st := p.Stats(); st.DroppedSender != 1 || st.Dropped != 1 || st.Accepted != 9 {
+		t.Errorf("stats = %+v; want 1 dropped by the sender queue, 9 accepted", st)
 	}
 }
 
 func TestQueueBytesBound(t *testing.T) {
 	release := make(chan struct{})
 	done := make(chan struct{}, 4)
-	p := start(t, Config{Limit: 1, QueueDepth: 100, QueueBytes: 10}, func(ctx context.Context, f *Frame, s *Slot) {
+	cfg := testConfig(1, 100)
+	cfg.QueueBytes = 10
+	p := start(t, cfg, func(ctx context.Context, msg string) {
 		<-release
 		done <- struct{}{}
 	})
-	if _, err := p.Offer(make([]byte, 6), time.Now(), false); err != nil {
+	if _, err := p.Offer([]byte("-12345"), time.Now(), false); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := p.Offer(make([]byte, 6), time.Now(), false); !errors.Is(err, ErrBytes) {
+	if _, err := p.Offer([]byte("-12345"), time.Now(), false); !errors.Is(err, ErrBytes) {
 		t.Errorf("12 bytes held of 10: Offer = %v; want ErrBytes", err)
 	}
-	if _, err := p.Offer(make([]byte, 4), time.Now(), false); err != nil {
+	if _, err := p.Offer([]byte("-123"), time.Now(), false); err != nil {
 		t.Errorf("10 bytes held of 10: Offer = %v; want nil", err)
 	}
 	close(release)

@@ -1,10 +1,13 @@
-// Package pipeline moves frames from the reader to their tasks: a bounded
-// intake FIFO that never blocks the reader, and at most Limit tasks at once.
+// Package pipeline moves frames from the reader to their handler: a bounded
+// intake FIFO that never blocks the reader, each sender's frames one after
+// another in arrival order, and at most Limit tasks at once. A task waiting
+// for its sender's turn holds no slot.
 package pipeline
 
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -24,33 +27,37 @@ var (
 	ErrClosed = errors.New("intake closed")
 )
 
-// Frame is one accepted frame on its way to a task.
-type Frame struct {
-	Raw       []byte
-	ReadAt    time.Time
-	Synthetic bool
-	Seq       uint64     // arrival order
-	Key       string     // the sender, from Config.Decode
-	Msg       any        // what Config.Decode made of Raw; nil without one
-	Root      trace.Span // the frame's root span; the pipeline ends it
-	Journal   uint64     // the frame's journal id, 0 if not journaled
+// Handler is what the pipeline runs frames through. Decode reads a raw frame,
+// once, in Offer, on the reader's goroutine (it must not block): it returns
+// the sender's key and the message. Handle runs the message in the frame's
+// task, only when it is its sender's turn; ctx carries the frame's root span
+// and ends at the hard shutdown deadline or the frame timeout.
+//
+// The frames of one key run one after another, in arrival order, and share
+// SenderQueue. Key "" means a frame that takes no turn: nothing of its sender
+// is waiting for it (a receipt, typing, text that is not a command, a
+// malformed frame), so it runs as soon as it has a slot.
+type Handler[M any] interface {
+	Decode(raw []byte) (key string, msg M)
+	Handle(ctx context.Context, msg M)
 }
 
-// Handler runs one frame. ctx carries the root span and ends at the hard
-// shutdown deadline or the frame timeout. The task holds slot while it runs
-// and may give it up while it waits (see Slot.Wait).
-type Handler func(ctx context.Context, f *Frame, slot *Slot)
+// frame is one accepted frame on its way to its task.
+type frame[M any] struct {
+	size    int // bytes of the raw frame, held against QueueBytes
+	readAt  time.Time
+	seq     uint64     // arrival order
+	key     string     // the sender, from Decode
+	msg     M          // what Decode made of the raw frame
+	root    trace.Span // the frame's root span; the pipeline ends it
+	journal uint64     // the frame's journal id, 0 if not journaled
+}
 
 // Config sizes the pipeline.
 type Config struct {
 	Limit        int           // tasks at once
 	QueueDepth   int           // frames waiting for a slot
-	FrameTimeout time.Duration // a task's deadline
-	// Decode reads a raw frame, once, in Offer: it returns the sender ("" if
-	// unknown), whose frames take turns (see Slot.Turn) and share SenderQueue,
-	// and the decoded message, which the task finds in Frame.Msg. Nil: no
-	// ordering.
-	Decode func(raw []byte) (key string, msg any)
+	FrameTimeout time.Duration // a task's deadline, its turn's wait included
 	// SenderQueue is how many frames of one key may wait for their turn behind
 	// the one that runs; more are dropped and counted, so a flood from one
 	// sender cannot grow memory. 0: no limit.
@@ -64,16 +71,19 @@ type Config struct {
 	// finished: the next process replays it. Nil: no journal.
 	Accepted func(raw []byte, readAt time.Time, synthetic bool, key string, msg any) uint64
 	Finished func(id uint64)
+	// Log gets a line for a frame whose sender's turn did not come before
+	// its deadline; nil: no log.
+	Log *slog.Logger
 }
 
-// Pipeline is the intake FIFO and the task slots. Create it with New, start
-// it with Run, stop it with Close and Wait.
-type Pipeline struct {
+// Pipeline is the intake FIFO, the senders' turns and the task slots. Create
+// it with New, start it with Run, stop it with Close and Wait.
+type Pipeline[M any] struct {
 	cfg    Config
 	tracer trace.Tracer
-	handle Handler
+	h      Handler[M]
 
-	fifo  chan *Frame
+	fifo  chan *frame[M]
 	slots chan struct{}
 	turns *turns
 
@@ -96,8 +106,11 @@ type Pipeline struct {
 	pending                     *pending // frames accepted and not finished, per key
 }
 
-// New returns a pipeline that runs h for each frame.
-func New(cfg Config, tp trace.TracerProvider, h Handler) *Pipeline {
+// New returns a pipeline that runs each frame through h.
+func New[M any](cfg Config, tp trace.TracerProvider, h Handler[M]) (*Pipeline[M], error) {
+	if h == nil || tp == nil {
+		return nil, errors.New("pipeline: a handler and a tracer provider are required")
+	}
 	if cfg.Limit <= 0 {
 		cfg.Limit = 8
 	}
@@ -107,34 +120,38 @@ func New(cfg Config, tp trace.TracerProvider, h Handler) *Pipeline {
 	if cfg.FrameTimeout <= 0 {
 		cfg.FrameTimeout = 2 * time.Minute
 	}
+	if cfg.Log == nil {
+		cfg.Log = slog.New(slog.DiscardHandler)
+	}
 	base, cancel := context.WithCancel(context.Background())
-	return &Pipeline{
+	return &Pipeline[M]{
 		cfg:     cfg,
 		tracer:  tp.Tracer("signal-bot/pipeline"),
-		handle:  h,
-		fifo:    make(chan *Frame, cfg.QueueDepth),
+		h:       h,
+		fifo:    make(chan *frame[M], cfg.QueueDepth),
 		slots:   make(chan struct{}, cfg.Limit),
 		turns:   newTurns(),
 		pending: newPending(),
 		base:    base,
 		cancel:  cancel,
 		stopped: make(chan struct{}),
-	}
+	}, nil
 }
 
-// Offer starts the frame's trace and queues it without ever waiting. A full
-// or closed queue is an error; the trace then ends at once, marked dropped.
-func (p *Pipeline) Offer(raw []byte, readAt time.Time, synthetic bool) (trace.SpanContext, error) {
+// Offer starts the frame's trace, has the handler decode it and queues it
+// without ever waiting. A full or closed queue is an error; the trace then
+// ends at once, marked dropped.
+func (p *Pipeline[M]) Offer(raw []byte, readAt time.Time, synthetic bool) (trace.SpanContext, error) {
 	return p.offer(raw, readAt, synthetic, 0)
 }
 
 // Replay queues a frame a previous process journaled as id and did not
 // finish, like Offer; its root span says bot.replayed=true.
-func (p *Pipeline) Replay(raw []byte, readAt time.Time, synthetic bool, id uint64) (trace.SpanContext, error) {
+func (p *Pipeline[M]) Replay(raw []byte, readAt time.Time, synthetic bool, id uint64) (trace.SpanContext, error) {
 	return p.offer(raw, readAt, synthetic, id)
 }
 
-func (p *Pipeline) offer(raw []byte, readAt time.Time, synthetic bool, replayed uint64) (trace.SpanContext, error) {
+func (p *Pipeline[M]) offer(raw []byte, readAt time.Time, synthetic bool, replayed uint64) (trace.SpanContext, error) {
 	attrs := []attribute.KeyValue{telemetry.AttrSynthetic.Bool(synthetic)}
 	if replayed != 0 {
 		attrs = append(attrs, telemetry.AttrReplayed.Bool(true))
@@ -142,34 +159,32 @@ func (p *Pipeline) offer(raw []byte, readAt time.Time, synthetic bool, replayed 
 	_, root := p.tracer.Start(context.Background(), telemetry.SpanFrame,
 		trace.WithNewRoot(), trace.WithTimestamp(readAt), trace.WithSpanKind(trace.SpanKindConsumer),
 		trace.WithAttributes(attrs...))
-	f := &Frame{Raw: raw, ReadAt: readAt, Synthetic: synthetic, Seq: p.seq.Add(1), Root: root, Journal: replayed}
-	if p.cfg.Decode != nil {
-		// Here, not in Run: the sender's count is checked at the door, so that
-		// one sender's flood cannot take the FIFO's places from everyone else.
-		f.Key, f.Msg = p.cfg.Decode(raw)
-	}
+	f := &frame[M]{size: len(raw), readAt: readAt, seq: p.seq.Add(1), root: root, journal: replayed}
+	// Here, not in Run: the sender's count is checked at the door, so that
+	// one sender's flood cannot take the FIFO's places from everyone else.
+	f.key, f.msg = p.h.Decode(raw)
 	p.mu.RLock()
 	defer p.mu.RUnlock()
 	err := ErrClosed
 	switch {
 	case p.closed:
-	case !p.pending.add(f.Key, p.cfg.SenderQueue):
+	case !p.pending.add(f.key, p.cfg.SenderQueue):
 		err = ErrSender
 		p.droppedSender.Add(1)
-	case !p.hold(len(raw)):
-		p.pending.done(f.Key)
+	case !p.hold(f.size):
+		p.pending.done(f.key)
 		err = ErrBytes
 		p.droppedBytes.Add(1)
 	case p.reserve():
 		if replayed == 0 && p.cfg.Accepted != nil {
-			f.Journal = p.cfg.Accepted(raw, readAt, synthetic, f.Key, f.Msg)
+			f.journal = p.cfg.Accepted(raw, readAt, synthetic, f.key, f.msg)
 		}
 		p.fifo <- f // never blocks: the channel holds QueueDepth, reserve bounds it
 		p.accepted.Add(1)
 		return root.SpanContext(), nil
 	default:
-		p.pending.done(f.Key)
-		p.held.Add(-int64(len(raw)))
+		p.pending.done(f.key)
+		p.held.Add(-int64(f.size))
 		err = ErrFull
 		p.dropped.Add(1)
 	}
@@ -181,56 +196,97 @@ func (p *Pipeline) offer(raw []byte, readAt time.Time, synthetic bool, replayed 
 
 // Run hands queued frames to tasks, one slot each, until Close has been
 // called and the queue is empty. Call it once.
-func (p *Pipeline) Run() {
+func (p *Pipeline[M]) Run() {
 	defer close(p.stopped)
 	for f := range p.fifo {
-		if p.cfg.Decode != nil {
-			p.turns.reserve(f.Key, f.Seq) // in arrival order: the scheduler is one goroutine
+		if f.key != "" {
+			p.turns.reserve(f.key, f.seq) // in arrival order: the scheduler is one goroutine
 		}
+		// The queue span runs from the read time until the handler starts: the
+		// wait for a slot and then for the sender's turn.
+		_, queue := p.tracer.Start(trace.ContextWithSpan(context.Background(), f.root), telemetry.SpanQueue, trace.WithTimestamp(f.readAt))
 		// The frame's task starts only once a slot is free. (Taking the frame
 		// first, not the slot, keeps the scheduler from sitting on a slot that a
-		// task returning from Slot.Wait needs while the queue is empty.)
+		// task coming back from a wait needs while the queue is empty.)
 		p.slots <- struct{}{}
 		// Active before queued goes down: a reader of Stats never sees the
 		// frame in neither (both zero while a frame is on its way to a task).
 		p.active.Add(1)
 		p.queued.Add(-1)
 		if p.base.Err() != nil { // hard stop: what is left is cut off, not run
-			f.Root.SetAttributes(telemetry.AttrOutcome.String(telemetry.OutcomeCutOff))
-			f.Root.End()
-			p.turns.done(f.Key, f.Seq)
+			queue.End()
+			f.root.SetAttributes(telemetry.AttrOutcome.String(telemetry.OutcomeCutOff))
+			f.root.End()
 			p.finished(f)
 			p.active.Add(-1)
 			<-p.slots
 			continue
 		}
-		_, q := p.tracer.Start(trace.ContextWithSpan(context.Background(), f.Root), telemetry.SpanQueue, trace.WithTimestamp(f.ReadAt))
-		q.End()
 		p.tasks.Add(1)
-		go p.run(f)
+		go p.run(f, queue)
 	}
 }
 
-func (p *Pipeline) run(f *Frame) {
-	slot := &Slot{p: p, held: true}
+// run is the frame's task: it waits for the sender's turn, then hands the
+// message to the handler. It holds a slot from the start, except while it
+// waits for its turn or inside WaitOutside.
+func (p *Pipeline[M]) run(f *frame[M], queue trace.Span) {
+	s := &slot{slots: p.slots, held: true}
 	defer func() {
 		if p.cfg.Finished != nil && p.base.Err() == nil { // a frame cut by the hard stop stays journaled
-			p.cfg.Finished(f.Journal)
+			p.cfg.Finished(f.journal)
 		}
-		p.turns.done(f.Key, f.Seq)
 		p.finished(f)
-		slot.release()
+		s.release()
 		p.active.Add(-1)
 		p.tasks.Done()
 	}()
-	defer f.Root.End()
-	ctx, cancel := context.WithTimeout(trace.ContextWithSpan(p.base, f.Root), p.cfg.FrameTimeout)
+	defer f.root.End()
+	ctx, cancel := context.WithTimeout(trace.ContextWithSpan(p.base, f.root), p.cfg.FrameTimeout)
 	defer cancel()
-	p.handle(ctx, f, slot)
+	err := p.awaitTurn(ctx, f, s, queue)
+	queue.End()
+	if err != nil {
+		outcome := telemetry.OutcomeError
+		if p.base.Err() != nil {
+			outcome = telemetry.OutcomeCutOff
+		} else {
+			p.cfg.Log.WarnContext(ctx, "frame not run: its sender's turn did not come before its deadline", "err", err)
+		}
+		f.root.SetAttributes(telemetry.AttrOutcome.String(outcome))
+		f.root.SetStatus(codes.Error, "wait for the sender's turn: "+err.Error())
+		return
+	}
+	p.h.Handle(context.WithValue(ctx, slotKey{}, s), f.msg)
+}
+
+// awaitTurn waits, inside the queue span, until every earlier frame of f's
+// sender has finished, giving the slot up meanwhile. The turn ends when the
+// task ends. A frame without a key takes no turn.
+func (p *Pipeline[M]) awaitTurn(ctx context.Context, f *frame[M], s *slot, queue trace.Span) error {
+	if f.key == "" {
+		return nil
+	}
+	ctx, span := p.tracer.Start(trace.ContextWithSpan(ctx, queue), telemetry.SpanSenderTurn)
+	defer span.End()
+	ready := p.turns.ready(f.key, f.seq)
+	select {
+	case <-ready:
+		return nil
+	default:
+	}
+	return s.wait(ctx, func() error {
+		select {
+		case <-ready:
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	})
 }
 
 // reserve takes a place in the queue if one is left.
-func (p *Pipeline) reserve() bool {
+func (p *Pipeline[M]) reserve() bool {
 	for {
 		n := p.queued.Load()
 		if n >= int64(cap(p.fifo)) {
@@ -244,13 +300,16 @@ func (p *Pipeline) reserve() bool {
 
 // finished gives back what an accepted frame held: its bytes and its place in its
 // sender's queue.
-func (p *Pipeline) finished(f *Frame) {
-	p.held.Add(-int64(len(f.Raw)))
-	p.pending.done(f.Key)
+func (p *Pipeline[M]) finished(f *frame[M]) {
+	if f.key != "" {
+		p.turns.done(f.key, f.seq)
+	}
+	p.held.Add(-int64(f.size))
+	p.pending.done(f.key)
 }
 
 // hold takes n bytes of QueueBytes if they are left.
-func (p *Pipeline) hold(n int) bool {
+func (p *Pipeline[M]) hold(n int) bool {
 	if p.cfg.QueueBytes <= 0 {
 		p.held.Add(int64(n))
 		return true
@@ -267,7 +326,7 @@ func (p *Pipeline) hold(n int) bool {
 }
 
 // Close stops accepting frames; the ones already queued still run.
-func (p *Pipeline) Close() {
+func (p *Pipeline[M]) Close() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if !p.closed {
@@ -279,7 +338,7 @@ func (p *Pipeline) Close() {
 // Wait waits until every accepted frame has finished, or ctx ends; then it
 // cancels the frames still running and reports how many were cut off
 // (running plus still queued).
-func (p *Pipeline) Wait(ctx context.Context) (cutOff int) {
+func (p *Pipeline[M]) Wait(ctx context.Context) (cutOff int) {
 	done := make(chan struct{})
 	go func() {
 		<-p.stopped
@@ -310,7 +369,7 @@ type Stats struct {
 }
 
 // Stats reports the queue and slots now.
-func (p *Pipeline) Stats() Stats {
+func (p *Pipeline[M]) Stats() Stats {
 	return Stats{
 		Depth: int(p.queued.Load()), Capacity: cap(p.fifo),
 		Active: int(p.active.Load()), Limit: p.cfg.Limit,

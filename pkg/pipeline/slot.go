@@ -2,23 +2,41 @@ package pipeline
 
 import "context"
 
-// Slot is a task's share of the Limit. A task gives it up while it waits for
-// something that needs no slot (another frame of the same sender), so that
-// waiting never keeps other people's frames in the queue.
-type Slot struct {
-	p    *Pipeline
-	held bool
+// slot is a task's share of the Limit. A task gives it up while it waits for
+// something that needs no slot (its sender's turn, the outbound budget), so
+// that waiting never keeps other people's frames in the queue. Only the
+// task's own goroutine uses it.
+type slot struct {
+	slots chan struct{}
+	held  bool
 }
 
-// Wait gives the slot up, runs wait, and takes a slot again. It returns
-// wait's error, or ctx's if no slot came back in time (the slot is then not held).
-func (s *Slot) Wait(ctx context.Context, wait func() error) error {
+// slotKey is the context key under which Handle's ctx carries its task's slot.
+type slotKey struct{}
+
+// WaitOutside runs wait without a slot: called from a Handle (in the frame's
+// task, on its goroutine), it gives the task's slot up, runs wait and takes a
+// slot again, so that other frames run meanwhile. It returns wait's error, or
+// ctx's if no slot came back in time. Outside a pipeline task it just runs
+// wait.
+func WaitOutside(ctx context.Context, wait func() error) error {
+	s, ok := ctx.Value(slotKey{}).(*slot)
+	if !ok {
+		return wait()
+	}
+	return s.wait(ctx, wait)
+}
+
+// wait gives the slot up, runs wait, and takes a slot again. It returns
+// wait's error, or ctx's if no slot came back in time (the slot is then not
+// held).
+func (s *slot) wait(ctx context.Context, wait func() error) error {
 	s.release()
 	if err := wait(); err != nil {
 		return err
 	}
 	select {
-	case s.p.slots <- struct{}{}:
+	case s.slots <- struct{}{}:
 		s.held = true
 		return nil
 	case <-ctx.Done():
@@ -26,31 +44,9 @@ func (s *Slot) Wait(ctx context.Context, wait func() error) error {
 	}
 }
 
-// Held reports whether the task holds a slot now.
-func (s *Slot) Held() bool { return s.held }
-
-func (s *Slot) release() {
+func (s *slot) release() {
 	if s.held {
 		s.held = false
-		<-s.p.slots
+		<-s.slots
 	}
-}
-
-// Turn waits until every earlier frame of f's sender has finished, giving
-// the slot up meanwhile. The turn ends when the task ends.
-func (s *Slot) Turn(ctx context.Context, f *Frame) error {
-	ready := s.p.turns.ready(f.Key, f.Seq)
-	select {
-	case <-ready:
-		return nil
-	default:
-	}
-	return s.Wait(ctx, func() error {
-		select {
-		case <-ready:
-			return nil
-		case <-ctx.Done():
-			return ctx.Err()
-		}
-	})
 }

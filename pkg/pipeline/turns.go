@@ -3,8 +3,8 @@ package pipeline
 import "sync"
 
 // turns orders the frames of each key (sender): the scheduler reserves a
-// turn for every frame in arrival order, a frame's task waits until its turn
-// is first, and the pipeline ends the turn when the task ends. So one
+// turn for every frame with a key in arrival order, a frame's task waits
+// until its turn is first, and the pipeline ends the turn when the task ends. So one
 // sender's commands run one after another, in the order they were sent, and
 // keys with no frame in flight take no memory.
 type turns struct {

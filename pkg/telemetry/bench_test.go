@@ -17,15 +17,15 @@ func (discardExporter) ExportSpans(context.Context, []sdktrace.ReadOnlySpan) err
 func (discardExporter) Shutdown(context.Context) error                             { return nil }
 
 // benchFrame emits the spans of one served frame the way the pipeline does:
-// frame, queue, dispatch with sender.turn, handler, and one send call.
+// frame, queue with sender.turn, dispatch, handler, and one send call.
 func benchFrame(tr trace.Tracer) {
 	ctx, root := tr.Start(context.Background(), SpanFrame, trace.WithNewRoot(),
 		trace.WithSpanKind(trace.SpanKindConsumer), trace.WithAttributes(AttrChat.String(ChatGroup)))
-	_, q := tr.Start(ctx, SpanQueue)
-	q.End()
-	dctx, d := tr.Start(ctx, SpanDispatch)
-	_, l := tr.Start(dctx, SpanSenderTurn)
+	qctx, q := tr.Start(ctx, SpanQueue)
+	_, l := tr.Start(qctx, SpanSenderTurn)
 	l.End()
+	q.End()
+	_, d := tr.Start(ctx, SpanDispatch)
 	d.End()
 	hctx, h := tr.Start(ctx, SpanHandler, trace.WithAttributes(AttrCommand.String("pomoc")))
 	_, s := tr.Start(hctx, "POST /v2/send", trace.WithSpanKind(trace.SpanKindClient),

@@ -21,8 +21,8 @@ func TestCompute(t *testing.T) {
 			spans: []stub{
 				{name: SpanFrame, start: 0, end: 100, attrs: []attribute.KeyValue{AttrOutcome.String(OutcomeServed)}},
 				{name: SpanQueue, start: 0, end: 1},
+				{name: SpanSenderTurn, start: 0.5, end: 0.9}, // inside queue: counted there, not again
 				{name: SpanDispatch, start: 1, end: 3},
-				{name: SpanSenderTurn, start: 2, end: 2.5},
 				{name: SpanHandler, start: 3, end: 90, attrs: cat},
 				{name: "GET api.thecatapi.com", start: 10, end: 40, attrs: upstream},
 				{name: "POST /v2/send", start: 50, end: 80, attrs: send},

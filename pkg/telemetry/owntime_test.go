@@ -42,14 +42,14 @@ func span(ctx context.Context, tr trace.Tracer, name string, start, end float64,
 	return ctx
 }
 
-// runFrame emits a whole served frame: queue, dispatch with the sender's turn,
+// runFrame emits a whole served frame: queue with the sender's turn, dispatch,
 // and a handler with one send call. It returns the trace id.
 func runFrame(tr trace.Tracer, command string) trace.TraceID {
 	ctx, root := startFrame(tr, 0)
-	span(ctx, tr, SpanQueue, 0, 1)
-	dctx, d := tr.Start(ctx, SpanDispatch, trace.WithTimestamp(at(1)))
-	span(dctx, tr, SpanSenderTurn, 1.5, 2)
-	d.End(trace.WithTimestamp(at(3)))
+	qctx, q := tr.Start(ctx, SpanQueue, trace.WithTimestamp(at(0)))
+	span(qctx, tr, SpanSenderTurn, 0.5, 0.9)
+	q.End(trace.WithTimestamp(at(1)))
+	span(ctx, tr, SpanDispatch, 1, 3)
 	hctx, h := tr.Start(ctx, SpanHandler, trace.WithTimestamp(at(3)),
 		trace.WithAttributes(AttrCommand.String(command)))
 	span(hctx, tr, "POST /v2/send", 5, 9, trace.WithAttributes(AttrLeg.String(LegSend)))

@@ -10,13 +10,16 @@ const (
 	// SpanFrame is the root span of a frame's trace: a new root per frame,
 	// kind Consumer, started at the websocket read time.
 	SpanFrame = "frame"
-	// SpanQueue is the wait from the read time to a free slot, started with
+	// SpanQueue is the wait from the read time until the handler starts: for
+	// a free slot, then for the sender's turn. Started with
 	// trace.WithTimestamp(readTime).
 	SpanQueue = "queue"
-	// SpanDispatch covers parsing, scope, aliases and the sender's turn.
+	// SpanDispatch covers ANSWER_IN, the duplicate filter, resolving, scope
+	// and the cooldown.
 	SpanDispatch = "dispatch"
 	// SpanSenderTurn is the wait for the sender's turn (its earlier frames
-	// finishing), a child of dispatch. It was named sender.lock before.
+	// finishing), a child of queue. It was named sender.lock, and was a child
+	// of dispatch, before.
 	SpanSenderTurn = "sender.turn"
 	// SpanHandler is the command's handler; it carries AttrCommand.
 	SpanHandler = "handler"

@@ -25,7 +25,7 @@ func pomocTrace() []span {
 			attribute.String("bot.leg", "send"), attribute.Int64("http.response.status_code", 201)),
 		sp("0000000000000001", "", "frame", 0, 302000, attribute.String("bot.outcome", "served")),
 		sp("0000000000000002", "0000000000000001", "queue", 0, 50),
-		sp("0000000000000004", "0000000000000003", "sender.turn", 100, 101),
+		sp("0000000000000004", "0000000000000002", "sender.turn", 10, 40),
 		sp("0000000000000003", "0000000000000001", "dispatch", 60, 1000),
 		sp("0000000000000005", "0000000000000001", "handler", 1000, 301500, attribute.String("bot.command", "pomoc")),
 	}
@@ -40,8 +40,8 @@ func TestRender(t *testing.T) {
 span                           start ms         ms  |0─────────302.000 ms|
 frame                             0.000    302.000  |████████████████████|
   queue                           0.000      0.050  |▏                   |
+    sender.turn                   0.010      0.030  |▏                   |
   dispatch                        0.060      0.940  |▏                   |
-    sender.turn                   0.100      0.001  |▏                   |
   handler pomoc                   1.000    300.500  |████████████████████|
     POST /v2/send [send] 201      1.100    300.000  |████████████████████|
 command=pomoc queue_ms=0.05 dispatch_ms=0.94 handler_ms=300.5 send_ms=300 upstream_ms=0 own_ms=1.49 round_trip_ms=302 trace_id=0af7651916cd43dd8448eb211c80319c
