@@ -202,11 +202,9 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 		Typing:       typer(cfg, base, tp), TypingBudget: a.gate,
 		Seen: recentlySeen(left.Seen, time.Now().Add(-cfg.Journal.ReplayMaxAge)),
 	})
-	if a.pipe, err = pipeline.New(pipeline.Config{
-		Limit: cfg.Pipeline.Limit, QueueDepth: cfg.Pipeline.QueueDepth, FrameTimeout: cfg.Pipeline.FrameTimeout,
-		SenderQueue: cfg.Safety.SenderQueue, QueueBytes: cfg.Safety.QueueBytes,
-		Accepted: a.journalAdd, Finished: a.journal.Done, Log: a.log,
-	}, tp, a.bot); err != nil {
+	pc := pipelineConfig(cfg)
+	pc.Accepted, pc.Finished, pc.Log = a.journalAdd, a.journal.Done, a.log
+	if a.pipe, err = pipeline.New(pc, tp, a.bot); err != nil {
 		return nil, err
 	}
 	srv := httpapi.New(httpapi.Deps{
@@ -379,6 +377,15 @@ func (a *App) receiver(srv http.Handler) (http.Handler, error) {
 	}
 	a.log.Info("receiving by webhook: set RECEIVE_WEBHOOK_URL on the REST API", "path", a.cfg.Signal.WebhookPath)
 	return h, nil
+}
+
+// pipelineConfig is the pipeline's sizes from cfg: LIMIT, QUEUE_DEPTH,
+// FRAME_TIMEOUT, SENDER_QUEUE and QUEUE_BYTES.
+func pipelineConfig(cfg config.Config) pipeline.Config {
+	return pipeline.Config{
+		Limit: cfg.Pipeline.Limit, QueueDepth: cfg.Pipeline.QueueDepth, FrameTimeout: cfg.Pipeline.FrameTimeout,
+		SenderQueue: cfg.Safety.SenderQueue, QueueBytes: cfg.Safety.QueueBytes,
+	}
 }
 
 // receive feeds the intake FIFO until ctx ends. In websocket mode it reads the

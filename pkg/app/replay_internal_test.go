@@ -11,7 +11,6 @@ import (
 	"go.opentelemetry.io/otel/trace/noop"
 
 	"signal-bot/pkg/bot"
-	"signal-bot/pkg/config"
 	"signal-bot/pkg/journal"
 	"signal-bot/pkg/pipeline"
 	"signal-bot/pkg/store"
@@ -25,15 +24,15 @@ import (
 func TestReplayRefusedLeavesJournal(t *testing.T) {
 	tests := []struct {
 		name         string
-		cfg          pipeline.Config
+		set          func(*pipeline.Config)
 		run          bool // the pipeline runs during the replay
 		wantReplayed int64
 		wantRefused  int64
 		dropped      func(pipeline.Stats) int64
 	}{
-		{"SENDER_QUEUE", pipeline.Config{SenderQueue: 1}, false, 2, 1, func(s pipeline.Stats) int64 { return s.DroppedSender }},
-		{"QUEUE_BYTES", pipeline.Config{QueueBytes: 25}, false, 2, 1, func(s pipeline.Stats) int64 { return s.DroppedBytes }}, // 10-byte frames
-		{"full FIFO waits", pipeline.Config{QueueDepth: 1}, true, 3, 0, func(s pipeline.Stats) int64 { return s.Dropped }},
+		{"SENDER_QUEUE", func(c *pipeline.Config) { c.SenderQueue = 1 }, false, 2, 1, func(s pipeline.Stats) int64 { return s.DroppedSender }},
+		{"QUEUE_BYTES", func(c *pipeline.Config) { c.QueueBytes = 25 }, false, 2, 1, func(s pipeline.Stats) int64 { return s.DroppedBytes }}, // 10-byte frames
+		{"full FIFO waits", func(c *pipeline.Config) { c.QueueDepth = 1 }, true, 3, 0, func(s pipeline.Stats) int64 { return s.Dropped }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -63,7 +62,10 @@ func TestReplayRefusedLeavesJournal(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			pc := tt.cfg
+			cfg := testConfig(t)
+			cfg.Journal.ReplayMaxAge = time.Hour
+			pc := pipelineConfig(cfg)
+			tt.set(&pc)
 			pc.Limit = 1
 			pc.Finished = j.Done
 			p, err := pipeline.New[*bot.Message](pc, noop.NewTracerProvider(), oneSender{})
@@ -71,7 +73,7 @@ func TestReplayRefusedLeavesJournal(t *testing.T) {
 				t.Fatal(err)
 			}
 			a := &App{log: slog.New(slog.NewTextHandler(io.Discard, nil)), journal: j, pipe: p,
-				cfg: config.Config{Journal: config.Journal{ReplayMaxAge: time.Hour}}}
+				cfg: cfg}
 			ran := make(chan struct{})
 			start := func() { go func() { defer close(ran); p.Run() }() }
 			if tt.run {

@@ -470,7 +470,7 @@ func newHarness(t *testing.T, setup func(t *testing.T, d *Deps)) *harness {
 // frame's spans and the sends it made.
 func (h *harness) run(t *testing.T, raw []byte) frameResult {
 	t.Helper()
-	p, err := pipeline.New(pipeline.Config{Limit: 1, QueueDepth: 1, FrameTimeout: 10 * time.Second}, h.tp, h.bot)
+	p, err := pipeline.New(testPipeline(1), h.tp, h.bot)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -56,7 +56,7 @@ func TestFailedStateWriteIsNotSilence(t *testing.T) {
 		Registry: reg, Store: st, Overrides: overrides, Groups: NewGroups(nil, nil), Tracer: noop.NewTracerProvider(),
 		Log: slog.New(slog.DiscardHandler), Recorder: rec,
 	})
-	p, err := pipeline.New(pipeline.Config{Limit: 1, QueueDepth: 4, FrameTimeout: time.Minute}, noop.NewTracerProvider(), b)
+	p, err := pipeline.New(testPipeline(4), noop.NewTracerProvider(), b)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -32,7 +32,8 @@ func (h rawFrames) Handle(_ context.Context, raw string) { h(raw) }
 
 func newPipeline(t *testing.T, depth int, h rawFrames) *pipeline.Pipeline[string] {
 	t.Helper()
-	p, err := pipeline.New[string](pipeline.Config{Limit: 1, QueueDepth: depth, FrameTimeout: time.Minute}, noop.NewTracerProvider(), h)
+	cfg := pipeline.Config{Limit: 1, QueueDepth: depth, FrameTimeout: time.Minute, SenderQueue: 1 << 10, QueueBytes: 1 << 30}
+	p, err := pipeline.New[string](cfg, noop.NewTracerProvider(), h)
 	if err != nil {
 		t.Fatal(err)
 	}

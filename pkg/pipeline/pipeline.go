@@ -7,7 +7,9 @@ package pipeline
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -53,17 +55,19 @@ type frame[M any] struct {
 	journal uint64     // the frame's journal id, 0 if not journaled
 }
 
-// Config sizes the pipeline.
+// Config sizes the pipeline. Its sizes have no defaults here: they are
+// config.Pipeline's and config.Safety's (LIMIT, QUEUE_DEPTH, FRAME_TIMEOUT,
+// SENDER_QUEUE, QUEUE_BYTES), and New refuses a Config without them.
 type Config struct {
 	Limit        int           // tasks at once
 	QueueDepth   int           // frames waiting for a slot
 	FrameTimeout time.Duration // a task's deadline, its turn's wait included
 	// SenderQueue is how many frames of one key may wait for their turn behind
 	// the one that runs; more are dropped and counted, so a flood from one
-	// sender cannot grow memory. 0: no limit.
+	// sender cannot grow memory.
 	SenderQueue int
 	// QueueBytes bounds the bytes of the frames accepted and not yet finished
-	// (in the FIFO or waiting for their turn); 0: no limit.
+	// (in the FIFO or waiting for their turn).
 	QueueBytes int64
 	// Accepted journals a frame the queue took and returns its id (0: not
 	// journaled); key and msg are what Decode made of it. Finished forgets it
@@ -106,19 +110,14 @@ type Pipeline[M any] struct {
 	pending                     *pending // frames accepted and not finished, per key
 }
 
-// New returns a pipeline that runs each frame through h.
+// New returns a pipeline that runs each frame through h. It refuses a cfg
+// without one of its sizes, naming each missing field.
 func New[M any](cfg Config, tp trace.TracerProvider, h Handler[M]) (*Pipeline[M], error) {
 	if h == nil || tp == nil {
 		return nil, errors.New("pipeline: a handler and a tracer provider are required")
 	}
-	if cfg.Limit <= 0 {
-		cfg.Limit = 8
-	}
-	if cfg.QueueDepth <= 0 {
-		cfg.QueueDepth = 1000
-	}
-	if cfg.FrameTimeout <= 0 {
-		cfg.FrameTimeout = 2 * time.Minute
+	if err := cfg.check(); err != nil {
+		return nil, err
 	}
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.DiscardHandler)
@@ -136,6 +135,30 @@ func New[M any](cfg Config, tp trace.TracerProvider, h Handler[M]) (*Pipeline[M]
 		cancel:  cancel,
 		stopped: make(chan struct{}),
 	}, nil
+}
+
+// check names every size of c that is missing or out of range.
+func (c Config) check() error {
+	var bad []string
+	if c.Limit <= 0 {
+		bad = append(bad, "Config.Limit must be > 0")
+	}
+	if c.QueueDepth <= 0 {
+		bad = append(bad, "Config.QueueDepth must be > 0")
+	}
+	if c.FrameTimeout <= 0 {
+		bad = append(bad, "Config.FrameTimeout must be > 0")
+	}
+	if c.SenderQueue <= 0 {
+		bad = append(bad, "Config.SenderQueue must be > 0")
+	}
+	if c.QueueBytes <= 0 {
+		bad = append(bad, "Config.QueueBytes must be > 0")
+	}
+	if len(bad) > 0 {
+		return fmt.Errorf("pipeline: %s", strings.Join(bad, "; "))
+	}
+	return nil
 }
 
 // Offer starts the frame's trace, has the handler decode it and queues it
@@ -310,10 +333,6 @@ func (p *Pipeline[M]) finished(f *frame[M]) {
 
 // hold takes n bytes of QueueBytes if they are left.
 func (p *Pipeline[M]) hold(n int) bool {
-	if p.cfg.QueueBytes <= 0 {
-		p.held.Add(int64(n))
-		return true
-	}
 	for {
 		h := p.held.Load()
 		if h+int64(n) > p.cfg.QueueBytes {

@@ -85,13 +85,13 @@ type pending struct {
 func newPending() *pending { return &pending{n: make(map[string]int)} }
 
 // add counts a frame of key unless limit frames already wait behind a running
-// one (limit+1 in all); limit 0 means no limit. Key "" (no sender: receipts,
+// one (limit+1 in all). Key "" (no sender: receipts,
 // typing, malformed frames, which get no reply and finish at once) is not
 // limited: dropping those would count a loss where nothing is lost.
 func (p *pending) add(key string, limit int) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if limit > 0 && key != "" && p.n[key] > limit {
+	if key != "" && p.n[key] > limit {
 		return false
 	}
 	p.n[key]++
