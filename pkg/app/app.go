@@ -54,8 +54,9 @@ type App struct {
 	base     *http.Transport
 	upBase   *http.Transport // base under the fetch policy, for upstream calls
 	metrics  *metrics.Metrics
-	hook     *httpapi.Webhook // RECEIVE_MODE=webhook; nil: the websocket receives
-	sandbox  bool             // the REST API is the built-in simulator
+	hook     *httpapi.Webhook  // RECEIVE_MODE=webhook; nil: the websocket receives
+	probe    *signalapi.Client // webhook mode's check that the REST API answers, untraced
+	sandbox  bool              // the REST API is the built-in simulator
 	pictures map[string]commands.PictureSource
 	gate     *outbound.Gate
 	audience *bot.Audience
@@ -151,10 +152,9 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 	}
 	base := baseTransport(cfg.Pipeline.Limit)
 	a.base = base
-	a.api = signalapi.New(signalapi.Config{
-		BaseURL: cfg.Signal.APIURL, Number: cfg.Signal.Number,
-		CallTimeout: cfg.Signal.CallTimeout, SendTimeout: cfg.Signal.SendTimeout, ReadTimeout: cfg.Signal.ReadTimeout,
-	}, &http.Client{Transport: telemetry.NewTransport(base, tp, telemetry.LegSend)})
+	if a.api, err = signalapi.New(apiConfig(cfg.Signal), &http.Client{Transport: telemetry.NewTransport(base, tp, telemetry.LegSend)}); err != nil {
+		return nil, err
+	}
 	about, err := a.api.CheckMode(ctx)
 	if err != nil {
 		return nil, err
@@ -194,12 +194,16 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 	if err != nil {
 		return nil, err
 	}
+	typing, err := typer(cfg, base, tp)
+	if err != nil {
+		return nil, err
+	}
 	a.bot = bot.New(bot.Deps{
 		API: a.api, Registry: reg, Store: a.store, Overrides: overrides, Groups: groups, Tracer: tp, Log: a.log,
 		HashKey: hashKey, Recorder: a.metrics,
 		Gate: a.gate, Audience: a.audience, QuietWindow: cfg.Safety.QuietWindow,
 		ChallengeURL: cfg.Signal.APIURL + "/v1/accounts/" + url.PathEscape(cfg.Signal.Number) + "/rate-limit-challenge",
-		Typing:       typer(cfg, base, tp), TypingBudget: a.gate,
+		Typing:       typing, TypingBudget: a.gate,
 		Seen: recentlySeen(left.Seen, time.Now().Add(-cfg.Journal.ReplayMaxAge)),
 	})
 	pc := pipelineConfig(cfg)
@@ -370,6 +374,11 @@ func (a *App) receiver(srv http.Handler) (http.Handler, error) {
 		}
 		return srv, nil
 	}
+	probe, err := signalapi.New(apiConfig(a.cfg.Signal), &http.Client{Transport: a.base})
+	if err != nil {
+		return nil, err
+	}
+	a.probe = probe
 	a.hook = httpapi.NewWebhook(httpapi.WebhookConfig{Pipeline: a.pipe, Token: a.cfg.Signal.WebhookToken, Log: a.log})
 	h, err := a.hook.Mount(a.cfg.Signal.WebhookPath, srv)
 	if err != nil {
@@ -398,10 +407,16 @@ func (a *App) receive(ctx context.Context) {
 		_ = a.api.Receive(ctx, a.log, a.offer)
 		return
 	}
-	probe := signalapi.New(signalapi.Config{
-		BaseURL: a.cfg.Signal.APIURL, Number: a.cfg.Signal.Number, CallTimeout: a.cfg.Signal.CallTimeout,
-	}, &http.Client{Transport: a.base})
-	a.hook.Watch(ctx, webhookProbe, probe.Health)
+	a.hook.Watch(ctx, webhookProbe, a.probe.Health)
+}
+
+// apiConfig is the REST API's address, the account and the timeouts from s:
+// SIGNAL_API_URL, SIGNAL_NUMBER, CALL_TIMEOUT, SEND_TIMEOUT, WS_READ_TIMEOUT.
+func apiConfig(s config.Signal) signalapi.Config {
+	return signalapi.Config{
+		BaseURL: s.APIURL, Number: s.Number,
+		CallTimeout: s.CallTimeout, SendTimeout: s.SendTimeout, ReadTimeout: s.ReadTimeout,
+	}
 }
 
 // offer queues one websocket frame; it never blocks the reader.

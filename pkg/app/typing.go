@@ -17,11 +17,13 @@ import (
 //
 // Each indicator is first asked of the outbound gate (bot.Deps.TypingBudget):
 // it costs the chat two sends, and is skipped when the chat's budget is low.
-func typer(cfg config.Config, base http.RoundTripper, tp trace.TracerProvider) bot.Typer {
+func typer(cfg config.Config, base http.RoundTripper, tp trace.TracerProvider) (bot.Typer, error) {
 	if !cfg.Signal.TypingOn() {
-		return nil
+		return nil, nil
 	}
-	return signalapi.New(signalapi.Config{
-		BaseURL: cfg.Signal.APIURL, Number: cfg.Signal.Number, CallTimeout: cfg.Signal.CallTimeout,
-	}, &http.Client{Transport: telemetry.NewTransport(base, tp, telemetry.LegTyping)})
+	c, err := signalapi.New(apiConfig(cfg.Signal), &http.Client{Transport: telemetry.NewTransport(base, tp, telemetry.LegTyping)})
+	if err != nil {
+		return nil, err
+	}
+	return c, nil
 }

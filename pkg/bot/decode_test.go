@@ -12,7 +12,7 @@ import (
 // dispatch answers come from the same reading. Only a command takes a turn.
 func TestDecode(t *testing.T) {
 	const account = "+48500000000"
-	b := New(Deps{API: signalapi.New(signalapi.Config{Number: account}, nil), Tracer: noop.NewTracerProvider()})
+	b := New(Deps{API: testAPI(t, noServer, account, nil), Tracer: noop.NewTracerProvider()})
 	tests := []struct {
 		name     string
 		raw      string
@@ -46,7 +46,7 @@ func TestDecode(t *testing.T) {
 // with Seen pairs treats them as already answered.
 func TestDedupKeyAndSeen(t *testing.T) {
 	const account = "+48500000000"
-	b := New(Deps{API: signalapi.New(signalapi.Config{Number: account}, nil), Tracer: noop.NewTracerProvider(),
+	b := New(Deps{API: testAPI(t, noServer, account, nil), Tracer: noop.NewTracerProvider(),
 		Seen: []Seen{{Sender: "u-1", Timestamp: 5}}})
 	tests := []struct {
 		name   string

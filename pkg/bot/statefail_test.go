@@ -52,7 +52,7 @@ func TestFailedStateWriteIsNotSilence(t *testing.T) {
 		t.Fatal(err)
 	}
 	b := New(Deps{
-		API:      signalapi.New(signalapi.Config{BaseURL: url, Number: s.Number()}, &http.Client{Transport: tr}),
+		API:      testAPI(t, url, s.Number(), &http.Client{Transport: tr}),
 		Registry: reg, Store: st, Overrides: overrides, Groups: NewGroups(nil, nil), Tracer: noop.NewTracerProvider(),
 		Log: slog.New(slog.DiscardHandler), Recorder: rec,
 	})

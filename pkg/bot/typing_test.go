@@ -54,7 +54,7 @@ func TestShowTyping(t *testing.T) {
 			var logs bytes.Buffer
 			var asked []string
 			b := New(Deps{
-				Typing: signalapi.New(signalapi.Config{BaseURL: url, Number: s.Number()}, hc),
+				Typing: testAPI(t, url, s.Number(), hc),
 				TypingBudget: budgetFunc(func(chat string, _ time.Time) bool {
 					asked = append(asked, chat)
 					return tt.spare

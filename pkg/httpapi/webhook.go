@@ -11,11 +11,13 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+
+	"signal-bot/pkg/signalapi"
 )
 
-// WebhookMaxBody bounds one webhook POST: the same 4 MiB as the websocket read limit, since
-// a line carries the same frame.
-const WebhookMaxBody = 4 << 20
+// WebhookMaxBody bounds one webhook POST: the websocket read limit, since a line carries
+// the same frame.
+const WebhookMaxBody = signalapi.MaxFrame
 
 // WebhookConfig configures the receiver of the REST API's RECEIVE_WEBHOOK_URL POSTs.
 type WebhookConfig struct {

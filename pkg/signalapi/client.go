@@ -13,15 +13,20 @@ import (
 	"time"
 )
 
-// Config says where the REST API is and which account the bot is.
+// Config says where the REST API is and which account the bot is. Its
+// timeouts have no defaults here: they are config.Signal's (CALL_TIMEOUT,
+// SEND_TIMEOUT, WS_READ_TIMEOUT), and New refuses a Config without them.
 type Config struct {
 	BaseURL     string        // e.g. http://127.0.0.1:8080
 	Number      string        // the bot's account, +48…
 	CallTimeout time.Duration // per REST call other than send
 	SendTimeout time.Duration // per POST /v2/send: uploads make it slow
 	ReadTimeout time.Duration // websocket read deadline, reset by every frame and ping
-	MaxFrame    int64         // websocket read limit
 }
+
+// MaxFrame is the websocket read limit: the largest frame the client takes.
+// It is a bound of the code, not a setting.
+const MaxFrame = 4 << 20
 
 // Client talks to one signal-cli-rest-api for one account. It is safe for
 // concurrent use.
@@ -33,23 +38,42 @@ type Client struct {
 }
 
 // New returns a client that makes its REST calls with hc (whose transport the
-// caller may wrap for tracing). hc should have no overall Timeout: each call
-// sets its own.
-func New(cfg Config, hc *http.Client) *Client {
-	if cfg.CallTimeout <= 0 {
-		cfg.CallTimeout = 10 * time.Second
+// caller may wrap for tracing; nil means http.DefaultClient). hc should have
+// no overall Timeout: each call sets its own. New refuses a cfg without its
+// address, account or timeouts, naming each missing field.
+func New(cfg Config, hc *http.Client) (*Client, error) {
+	if err := cfg.check(); err != nil {
+		return nil, err
 	}
-	if cfg.SendTimeout <= 0 {
-		cfg.SendTimeout = 60 * time.Second
-	}
-	if cfg.ReadTimeout <= 0 {
-		cfg.ReadTimeout = 90 * time.Second
-	}
-	if cfg.MaxFrame <= 0 {
-		cfg.MaxFrame = 4 << 20
+	if hc == nil {
+		hc = http.DefaultClient
 	}
 	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
-	return &Client{cfg: cfg, hc: hc}
+	return &Client{cfg: cfg, hc: hc}, nil
+}
+
+// check names every field of c that is missing or out of range.
+func (c Config) check() error {
+	var bad []string
+	if c.BaseURL == "" {
+		bad = append(bad, "Config.BaseURL is required")
+	}
+	if c.Number == "" {
+		bad = append(bad, "Config.Number is required")
+	}
+	if c.CallTimeout <= 0 {
+		bad = append(bad, "Config.CallTimeout must be > 0")
+	}
+	if c.SendTimeout <= 0 {
+		bad = append(bad, "Config.SendTimeout must be > 0")
+	}
+	if c.ReadTimeout <= 0 {
+		bad = append(bad, "Config.ReadTimeout must be > 0")
+	}
+	if len(bad) > 0 {
+		return fmt.Errorf("signalapi: %s", strings.Join(bad, "; "))
+	}
+	return nil
 }
 
 // Number is the bot's account.

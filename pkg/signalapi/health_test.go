@@ -17,7 +17,10 @@ func TestHealth(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := signalapi.New(signalapi.Config{BaseURL: url, Number: s.Number()}, &http.Client{})
+	c, err := signalapi.New(signalapi.TestConfig(url, s.Number()), &http.Client{})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := c.Health(context.Background()); err != nil {
 		t.Errorf("Health with the REST API up: %v; want nil", err)
 	}

@@ -101,7 +101,7 @@ func (c *Client) receiveOnce(ctx context.Context, fn ReceiveFunc, onConnect func
 		conn.Close()
 	}()
 
-	conn.SetReadLimit(c.cfg.MaxFrame)
+	conn.SetReadLimit(MaxFrame)
 	extend := func() error { return conn.SetReadDeadline(time.Now().Add(c.cfg.ReadTimeout)) }
 	if err := extend(); err != nil {
 		return true, fmt.Errorf("set read deadline: %w", err)

@@ -1,0 +1,4 @@
+package signalapi
+
+// TestConfig is testConfig for the package's external tests.
+var TestConfig = testConfig
