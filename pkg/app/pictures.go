@@ -5,7 +5,6 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
-	"time"
 
 	"go.opentelemetry.io/otel/trace"
 
@@ -27,7 +26,10 @@ func startPictures(ctx context.Context, cfg config.Config, tp trace.TracerProvid
 	if err := cfg.Pictures.Validate(); err != nil {
 		return nil, nil, err
 	}
-	inline := newSources(cfg, tp, log, hc)
+	inline, err := newSources(cfg, tp, log, hc)
+	if err != nil {
+		return nil, nil, err
+	}
 	srcs = make(map[string]commands.PictureSource, len(inline))
 	var pools []*pictures.Pool
 	for _, name := range []string{"cat", "kot"} {
@@ -56,25 +58,30 @@ func startPictures(ctx context.Context, cfg config.Config, tp trace.TracerProvid
 
 // newSources makes the inline source of each picture command: its upstream
 // client and the shrinker.
-func newSources(cfg config.Config, tp trace.TracerProvider, log *slog.Logger, hc *http.Client) map[string]*pictures.Source {
+func newSources(cfg config.Config, tp trace.TracerProvider, log *slog.Logger, hc *http.Client) (map[string]*pictures.Source, error) {
 	u, p := cfg.Upstreams, cfg.Pictures
 	shrink := pictures.Options{
 		LongEdge: p.ShrinkLongEdge, Quality: p.ShrinkQuality, KeepBytes: p.ShrinkKeepBytes, GIFMaxBytes: p.ShrinkGIFMaxBytes,
 		MaxDecodeBytes: p.DecodeBudget,
 	}
 	budget := pictures.NewBudget(p.DecodeBudget) // one for both commands: the bound is the process's
-	fetchers := map[string]pictures.Fetcher{
-		"cat": upstream.NewCatAPI(hc, upstream.CatAPIConfig{BaseURL: u.CatAPIURL, APIKey: u.CatAPIKey, Size: u.CatSize, MaxBytes: u.MaxImageBytes}),
-		"kot": upstream.NewCommons(hc, upstream.CommonsConfig{
-			APIURL: u.CommonsAPIURL, Category: u.CommonsCat, ThumbWidth: u.ThumbWidth, UserAgent: u.UserAgent,
-			MaxBytes: u.MaxImageBytes, ListTTL: time.Hour,
-		}),
+	cat, err := upstream.NewCatAPI(hc, upstream.CatAPIConfig{BaseURL: u.CatAPIURL, APIKey: u.CatAPIKey, Size: u.CatSize, MaxBytes: u.MaxImageBytes})
+	if err != nil {
+		return nil, err
 	}
+	kot, err := upstream.NewCommons(hc, upstream.CommonsConfig{
+		APIURL: u.CommonsAPIURL, Category: u.CommonsCat, ThumbWidth: u.ThumbWidth, UserAgent: u.UserAgent,
+		MaxBytes: u.MaxImageBytes, // the list's TTL is upstream.CommonsListTTL: no variable sets it
+	})
+	if err != nil {
+		return nil, err
+	}
+	fetchers := map[string]pictures.Fetcher{"cat": cat, "kot": kot}
 	srcs := make(map[string]*pictures.Source, len(fetchers))
 	for name, f := range fetchers {
 		srcs[name] = pictures.NewSource(pictures.SourceConfig{Name: name, Fetcher: f, Shrink: shrink, Budget: budget, Tracer: tp, Log: log})
 	}
-	return srcs
+	return srcs, nil
 }
 
 // poolStats returns the counters of every picture source that is a pool,

@@ -41,7 +41,10 @@ func newTracedUpstream(t *testing.T) *tracedUpstream {
 		_ = u.up.Close()
 	})
 	hc := &http.Client{Transport: telemetry.NewTransport(tr, u.tp, telemetry.LegUpstream)}
-	cat := upstream.NewCatAPI(hc, upstream.CatAPIConfig{BaseURL: base, MIMETypes: "jpg"})
+	cat, err := upstream.NewCatAPI(hc, upstream.CatAPIConfig{BaseURL: base, Size: "med", MIMETypes: "jpg", MaxBytes: 10 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
 	u.src = NewSource(SourceConfig{Name: "cat", Fetcher: cat, Shrink: shrinkOn, Tracer: u.tp, Log: discardLog()})
 	return u
 }

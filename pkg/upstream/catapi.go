@@ -2,6 +2,7 @@ package upstream
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
@@ -13,22 +14,27 @@ const (
 	opCatDownload = "thecatapi download"
 )
 
-// CatAPIConfig configures a CatAPI client. Zero fields take the defaults
-// noted on each.
+// CatAPIConfig configures a CatAPI client. Its settings have no defaults
+// here: they are config.Upstreams' (CAT_API_URL, CAT_SIZE, MAX_IMAGE_BYTES),
+// and NewCatAPI refuses a config without them.
 type CatAPIConfig struct {
-	// BaseURL is the API root; default "https://api.thecatapi.com".
+	// BaseURL is the API root, e.g. "https://api.thecatapi.com".
 	BaseURL string
 	// APIKey, when set, is sent as the x-api-key header of the search (never
 	// to the image host).
 	APIKey string
-	// Size is the documented size filter: thumb, small, med or full; default "med".
+	// Size is the documented size filter: thumb, small, med or full.
 	Size string
 	// MIMETypes is the documented mime_types filter, a comma-separated list
-	// of jpg, png and gif; default "jpg,png,gif".
+	// of jpg, png and gif; empty means CatMIMETypes.
 	MIMETypes string
-	// MaxBytes bounds a downloaded image; default 10 MiB.
+	// MaxBytes bounds a downloaded image.
 	MaxBytes int64
 }
+
+// CatMIMETypes is the mime_types filter of a CatAPIConfig without one: the
+// types the bot can send. It is a fact of the code, not a setting.
+const CatMIMETypes = "jpg,png,gif"
 
 // CatAPI fetches random pictures from The Cat API. It is safe for concurrent use.
 type CatAPI struct {
@@ -39,32 +45,40 @@ type CatAPI struct {
 }
 
 // NewCatAPI returns a client that sends its requests through hc (nil means
-// http.DefaultClient).
-func NewCatAPI(hc *http.Client, cfg CatAPIConfig) *CatAPI {
+// http.DefaultClient). It refuses a cfg without BaseURL, Size or MaxBytes,
+// naming each.
+func NewCatAPI(hc *http.Client, cfg CatAPIConfig) (*CatAPI, error) {
+	var bad []string
+	if cfg.BaseURL == "" {
+		bad = append(bad, "CatAPIConfig.BaseURL is required")
+	}
+	if cfg.Size == "" {
+		bad = append(bad, "CatAPIConfig.Size is required")
+	}
+	if cfg.MaxBytes <= 0 {
+		bad = append(bad, "CatAPIConfig.MaxBytes must be > 0")
+	}
+	if len(bad) > 0 {
+		return nil, fmt.Errorf("upstream: %s", strings.Join(bad, "; "))
+	}
 	if hc == nil {
 		hc = http.DefaultClient
 	}
-	if cfg.BaseURL == "" {
-		cfg.BaseURL = "https://api.thecatapi.com"
-	}
 	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
-	if cfg.Size == "" {
-		cfg.Size = "med"
-	}
 	if cfg.MIMETypes == "" {
-		cfg.MIMETypes = "jpg,png,gif"
-	}
-	if cfg.MaxBytes <= 0 {
-		cfg.MaxBytes = defaultMaxBytes
+		cfg.MIMETypes = CatMIMETypes
 	}
 	q := url.Values{"size": {cfg.Size}, "mime_types": {cfg.MIMETypes}, "limit": {"1"}}
-	base, _ := url.Parse(cfg.BaseURL + "/")
+	base, err := url.Parse(cfg.BaseURL + "/")
+	if err != nil {
+		return nil, fmt.Errorf("upstream: CatAPIConfig.BaseURL: %w", err)
+	}
 	return &CatAPI{
 		hc:        hc,
 		cfg:       cfg,
 		searchURL: cfg.BaseURL + "/v1/images/search?" + q.Encode(),
 		base:      base,
-	}
+	}, nil
 }
 
 // Name returns "thecatapi".

@@ -21,7 +21,7 @@ func TestCatAPIRandom(t *testing.T) {
 	}{
 		{"thumb", "thumb", "jpg", "", "image/jpeg", 250, 188},
 		{"small", "small", "jpg", "", "image/jpeg", 640, 480},
-		{"default size is med", "", "jpg", "", "image/jpeg", 1200, 900},
+		{"med", "med", "jpg", "", "image/jpeg", 1200, 900},
 		{"full", "full", "jpg", "", "image/jpeg", 1600, 1200},
 		{"png with key", "small", "png", "secret-key", "image/png", 640, 480},
 		{"gif", "med", "gif", "", "image/gif", 480, 360},
@@ -29,8 +29,8 @@ func TestCatAPIRandom(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			fake, hc := startFake(t, fakeup.Config{Seed: 1})
-			c := upstream.NewCatAPI(hc, upstream.CatAPIConfig{
-				BaseURL: fake.CatAPIURL(), APIKey: tt.apiKey, Size: tt.size, MIMETypes: tt.mimes,
+			c := newCatAPI(t, fake.CatAPIURL(), hc, func(c *upstream.CatAPIConfig) {
+				c.APIKey, c.Size, c.MIMETypes = tt.apiKey, tt.size, tt.mimes
 			})
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
@@ -48,12 +48,8 @@ func TestCatAPIRandom(t *testing.T) {
 				t.Errorf("Filename %q; want extension %s", img.Filename, ext)
 			}
 			search, _ := fake.LastRequest(fakeup.TargetCatSearch)
-			wantSize := tt.size
-			if wantSize == "" {
-				wantSize = "med"
-			}
-			if got := search.Query.Get("size"); got != wantSize {
-				t.Errorf("size param = %q; want %q", got, wantSize)
+			if got := search.Query.Get("size"); got != tt.size {
+				t.Errorf("size param = %q; want %q", got, tt.size)
 			}
 			if got := search.Header.Get("x-api-key"); got != tt.apiKey {
 				t.Errorf("x-api-key = %q; want %q", got, tt.apiKey)
@@ -67,7 +63,7 @@ func TestCatAPIRandom(t *testing.T) {
 
 func TestCatAPICanceledContext(t *testing.T) {
 	fake, hc := startFake(t, fakeup.Config{})
-	c := upstream.NewCatAPI(hc, upstream.CatAPIConfig{BaseURL: fake.CatAPIURL()})
+	c := newCatAPI(t, fake.CatAPIURL(), hc, nil)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if _, err := c.Random(ctx); err == nil || !strings.Contains(err.Error(), "context canceled") {
@@ -79,10 +75,10 @@ func TestCatAPICanceledContext(t *testing.T) {
 }
 
 func TestNames(t *testing.T) {
-	if got := upstream.NewCatAPI(nil, upstream.CatAPIConfig{}).Name(); got != "thecatapi" {
+	if got := newCatAPI(t, "http://127.0.0.1:1", nil, nil).Name(); got != "thecatapi" {
 		t.Errorf("CatAPI.Name() = %q; want thecatapi", got)
 	}
-	if got := upstream.NewCommons(nil, upstream.CommonsConfig{}).Name(); got != "commons" {
+	if got := newCommons(t, "http://127.0.0.1:1", nil, nil).Name(); got != "commons" {
 		t.Errorf("Commons.Name() = %q; want commons", got)
 	}
 }

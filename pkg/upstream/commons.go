@@ -2,8 +2,10 @@ package upstream
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 )
@@ -14,30 +16,36 @@ const (
 	opCommonsDownload = "commons download"
 )
 
-// CommonsConfig configures a Commons client. Zero fields take the defaults
-// noted on each.
+// CommonsConfig configures a Commons client. Its settings have no defaults
+// here: they are config.Upstreams' (COMMONS_API_URL, COMMONS_CATEGORY,
+// COMMONS_THUMB_WIDTH, USER_AGENT, MAX_IMAGE_BYTES), and NewCommons refuses a
+// config without them.
 type CommonsConfig struct {
-	// APIURL is the Action API endpoint; default
+	// APIURL is the Action API endpoint, e.g.
 	// "https://commons.wikimedia.org/w/api.php".
 	APIURL string
-	// Category is the category whose files are candidates; default
+	// Category is the category whose files are candidates, e.g.
 	// "Category:Quality images of cats" (reviewed photographs, files listed
 	// directly in it, unlike the mostly-subcategory "Category:Cats").
 	Category string
-	// ThumbWidth is passed as iiurlwidth; default 1280, one of Wikimedia's
-	// standard thumbnail steps. Negative means download originals.
+	// ThumbWidth is passed as iiurlwidth, e.g. 1280, one of Wikimedia's
+	// standard thumbnail steps. Negative means download originals; 0 is refused.
 	ThumbWidth int
 	// UserAgent is sent on every request, as the Wikimedia User-Agent policy
-	// requires: name/version (contact) library/version. Default
-	// "signal-bot/1.0 (upstream.Commons; set a contact) Go-http-client".
+	// requires: name/version (contact) library/version.
 	UserAgent string
-	// MaxBytes bounds a downloaded image; default 10 MiB.
+	// MaxBytes bounds a downloaded image.
 	MaxBytes int64
-	// ListTTL is how long the candidate list is reused; default 1 h.
+	// ListTTL is how long the candidate list is reused; zero means
+	// CommonsListTTL.
 	ListTTL time.Duration
 	// Seed, when non-zero, makes the sequence of picks reproducible (tests).
 	Seed uint64
 }
+
+// CommonsListTTL is how long the candidate list is reused when the config
+// does not say: a constant of the code, not a setting (no variable sets it).
+const CommonsListTTL = time.Hour
 
 // retryAfterFailure is how long a stale list keeps being served after a
 // failed refresh before the next refresh is attempted.
@@ -61,28 +69,33 @@ type Commons struct {
 }
 
 // NewCommons returns a client that sends its requests through hc (nil means
-// http.DefaultClient).
-func NewCommons(hc *http.Client, cfg CommonsConfig) *Commons {
+// http.DefaultClient). It refuses a cfg without APIURL, Category, ThumbWidth,
+// UserAgent or MaxBytes, naming each.
+func NewCommons(hc *http.Client, cfg CommonsConfig) (*Commons, error) {
+	var bad []string
+	if cfg.APIURL == "" {
+		bad = append(bad, "CommonsConfig.APIURL is required")
+	}
+	if cfg.Category == "" {
+		bad = append(bad, "CommonsConfig.Category is required")
+	}
+	if cfg.ThumbWidth == 0 {
+		bad = append(bad, "CommonsConfig.ThumbWidth is required (negative: originals)")
+	}
+	if cfg.UserAgent == "" {
+		bad = append(bad, "CommonsConfig.UserAgent is required")
+	}
+	if cfg.MaxBytes <= 0 {
+		bad = append(bad, "CommonsConfig.MaxBytes must be > 0")
+	}
+	if len(bad) > 0 {
+		return nil, fmt.Errorf("upstream: %s", strings.Join(bad, "; "))
+	}
 	if hc == nil {
 		hc = http.DefaultClient
 	}
-	if cfg.APIURL == "" {
-		cfg.APIURL = "https://commons.wikimedia.org/w/api.php"
-	}
-	if cfg.Category == "" {
-		cfg.Category = "Category:Quality images of cats"
-	}
-	if cfg.ThumbWidth == 0 {
-		cfg.ThumbWidth = 1280
-	}
-	if cfg.UserAgent == "" {
-		cfg.UserAgent = "signal-bot/1.0 (upstream.Commons; set a contact) Go-http-client"
-	}
-	if cfg.MaxBytes <= 0 {
-		cfg.MaxBytes = defaultMaxBytes
-	}
 	if cfg.ListTTL <= 0 {
-		cfg.ListTTL = time.Hour
+		cfg.ListTTL = CommonsListTTL
 	}
 	seed := cfg.Seed
 	if seed == 0 {
@@ -94,7 +107,7 @@ func NewCommons(hc *http.Client, cfg CommonsConfig) *Commons {
 		now:        time.Now,
 		refreshing: make(chan struct{}, 1),
 		rnd:        rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)),
-	}
+	}, nil
 }
 
 // Name returns "commons".

@@ -21,9 +21,12 @@ func TestCommonsListTTLAndStaleOnError(t *testing.T) {
 	defer func() { tr.CloseIdleConnections(); _ = fake.Close() }()
 
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	c := NewCommons(&http.Client{Transport: tr}, CommonsConfig{
-		APIURL: fake.CommonsAPIURL(), ThumbWidth: 120, ListTTL: time.Hour, UserAgent: "test",
-	})
+	cfg := testCommons(fake.CommonsAPIURL())
+	cfg.ThumbWidth, cfg.ListTTL = 120, time.Hour
+	c, err := NewCommons(&http.Client{Transport: tr}, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
 	c.now = func() time.Time { return now }
 
 	steps := []struct {

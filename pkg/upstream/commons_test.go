@@ -3,7 +3,6 @@ package upstream_test
 import (
 	"context"
 	"errors"
-	"net/http"
 	"strings"
 	"sync"
 	"testing"
@@ -13,15 +12,8 @@ import (
 	"signal-bot/pkg/upstream"
 )
 
-const testUA = "signal-bot-test/1.0 (https://example.org/bot; bot@example.org)"
-
-func newCommons(fake *fakeup.Server, cfg upstream.CommonsConfig, hc *http.Client) *upstream.Commons {
-	cfg.APIURL = fake.CommonsAPIURL()
-	if cfg.UserAgent == "" {
-		cfg.UserAgent = testUA
-	}
-	return upstream.NewCommons(hc, cfg)
-}
+// testUA is the User-Agent of the tests' complete config.
+var testUA = upstream.TestCommons("").UserAgent
 
 func testCtx(t *testing.T) context.Context {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -37,7 +29,7 @@ func TestCommonsRandomThumbWidth(t *testing.T) {
 		wantW, wantH int
 		wantThumb    bool
 	}{
-		{"default 1280", 0, 1280, 960, true},
+		{"1280", 1280, 1280, 960, true},
 		{"640", 640, 640, 480, true},
 		{"wider than the original", 2000, 1600, 1200, false},
 		{"originals", -1, 1600, 1200, false},
@@ -45,7 +37,7 @@ func TestCommonsRandomThumbWidth(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			fake, hc := startFake(t, fakeup.Config{Files: 1})
-			c := newCommons(fake, upstream.CommonsConfig{ThumbWidth: tt.thumbWidth, Seed: 1}, hc)
+			c := newCommons(t, fake.CommonsAPIURL(), hc, func(c *upstream.CommonsConfig) { c.ThumbWidth, c.Seed = tt.thumbWidth, 1 })
 			img, err := c.Random(testCtx(t))
 			if err != nil {
 				t.Fatalf("Random: %v", err)
@@ -74,7 +66,7 @@ func TestCommonsRandomThumbWidth(t *testing.T) {
 
 func TestCommonsRandomCachesAndFilters(t *testing.T) {
 	fake, hc := startFake(t, fakeup.Config{Files: 20})
-	c := newCommons(fake, upstream.CommonsConfig{Seed: 7, ThumbWidth: 320}, hc)
+	c := newCommons(t, fake.CommonsAPIURL(), hc, func(c *upstream.CommonsConfig) { c.Seed, c.ThumbWidth = 7, 320 })
 	seen := map[string]bool{}
 	const calls = 25
 	for range calls {
@@ -107,7 +99,7 @@ func TestCommonsSeedIsReproducible(t *testing.T) {
 	fake, hc := startFake(t, fakeup.Config{Files: 20})
 	var runs [2][]string
 	for i := range runs {
-		c := newCommons(fake, upstream.CommonsConfig{Seed: 42, ThumbWidth: 120}, hc)
+		c := newCommons(t, fake.CommonsAPIURL(), hc, func(c *upstream.CommonsConfig) { c.Seed, c.ThumbWidth = 42, 120 })
 		for range 5 {
 			img, err := c.Random(testCtx(t))
 			if err != nil {
@@ -130,7 +122,7 @@ func TestCommonsFollowsContinuationWithinBounds(t *testing.T) {
 	}
 	for _, tt := range tests {
 		fake, hc := startFake(t, fakeup.Config{Files: tt.files})
-		c := newCommons(fake, upstream.CommonsConfig{ThumbWidth: 120}, hc)
+		c := newCommons(t, fake.CommonsAPIURL(), hc, func(c *upstream.CommonsConfig) { c.ThumbWidth = 120 })
 		if _, err := c.Random(testCtx(t)); err != nil {
 			t.Fatalf("files=%d: %v", tt.files, err)
 		}
@@ -142,7 +134,7 @@ func TestCommonsFollowsContinuationWithinBounds(t *testing.T) {
 
 func TestCommonsConcurrentCallsShareOneRefresh(t *testing.T) {
 	fake, hc := startFake(t, fakeup.Config{Files: 20, Latency: fakeup.Latency{CommonsQuery: 50 * time.Millisecond}})
-	c := newCommons(fake, upstream.CommonsConfig{ThumbWidth: 120}, hc)
+	c := newCommons(t, fake.CommonsAPIURL(), hc, func(c *upstream.CommonsConfig) { c.ThumbWidth = 120 })
 	var wg sync.WaitGroup
 	errs := make(chan error, 8)
 	for range 8 {
@@ -165,7 +157,7 @@ func TestCommonsConcurrentCallsShareOneRefresh(t *testing.T) {
 
 func TestCommonsAPIErrorIsTyped(t *testing.T) {
 	fake, hc := startFake(t, fakeup.Config{})
-	c := newCommons(fake, upstream.CommonsConfig{Category: "Cats"}, hc)
+	c := newCommons(t, fake.CommonsAPIURL(), hc, func(c *upstream.CommonsConfig) { c.Category = "Cats" })
 	_, err := c.Random(testCtx(t))
 	var ue *upstream.Error
 	if !errors.Is(err, upstream.ErrAPI) || !errors.As(err, &ue) || ue.Op != "commons query" {

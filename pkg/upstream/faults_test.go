@@ -15,10 +15,10 @@ import (
 // randomFunc is what both clients offer.
 type randomFunc func(context.Context) (upstream.Image, error)
 
-func clients(fake *fakeup.Server, hc *http.Client, maxBytes int64) map[string]randomFunc {
-	cat := upstream.NewCatAPI(hc, upstream.CatAPIConfig{BaseURL: fake.CatAPIURL(), MaxBytes: maxBytes})
-	commons := upstream.NewCommons(hc, upstream.CommonsConfig{
-		APIURL: fake.CommonsAPIURL(), UserAgent: testUA, ThumbWidth: 640, MaxBytes: maxBytes, Seed: 1,
+func clients(t *testing.T, fake *fakeup.Server, hc *http.Client, maxBytes int64) map[string]randomFunc {
+	cat := newCatAPI(t, fake.CatAPIURL(), hc, func(c *upstream.CatAPIConfig) { c.MaxBytes = maxBytes })
+	commons := newCommons(t, fake.CommonsAPIURL(), hc, func(c *upstream.CommonsConfig) {
+		c.ThumbWidth, c.MaxBytes, c.Seed = 640, maxBytes, 1
 	})
 	return map[string]randomFunc{"cat": cat.Random, "commons": commons.Random}
 }
@@ -59,7 +59,7 @@ func TestFaultsGiveTypedErrors(t *testing.T) {
 				}
 				ctx, cancel := context.WithTimeout(context.Background(), wait)
 				defer cancel()
-				_, err := clients(fake, hc, 2<<20)[tt.client](ctx)
+				_, err := clients(t, fake, hc, 2<<20)[tt.client](ctx)
 				var ue *upstream.Error
 				if !errors.As(err, &ue) || !errors.Is(err, want) {
 					t.Fatalf("err = %v; want an *upstream.Error wrapping %v", err, want)
@@ -94,7 +94,7 @@ func TestHugeBodyMemoryIsBounded(t *testing.T) {
 		t.Run(tt.target, func(t *testing.T) {
 			fake, hc := startFake(t, fakeup.Config{Files: 3})
 			fake.SetFault(tt.target, fakeup.FaultHugeBody)
-			random := clients(fake, hc, tt.maxBytes)[tt.client]
+			random := clients(t, fake, hc, tt.maxBytes)[tt.client]
 			var before, after runtime.MemStats
 			runtime.GC()
 			runtime.ReadMemStats(&before)

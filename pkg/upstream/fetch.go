@@ -13,9 +13,6 @@ import (
 // maxJSONBytes bounds every API reply the clients decode.
 const maxJSONBytes = 1 << 20
 
-// defaultMaxBytes bounds a downloaded image when the config does not.
-const defaultMaxBytes = 10 << 20
-
 // get performs a GET of rawURL with the given headers and returns at most
 // limit bytes of a 2xx body. Any failure is an *Error carrying op. The
 // response body is always closed, which also ends an otelhttp client span.

@@ -33,17 +33,29 @@ func TestEmptyRepliesAreErrNoImages(t *testing.T) {
 		run  func(hc *http.Client, url string) error
 	}{
 		{"cat search []", `[]`, func(hc *http.Client, url string) error {
-			_, err := NewCatAPI(hc, CatAPIConfig{BaseURL: url}).Random(context.Background())
+			c, err := NewCatAPI(hc, testCatAPI(url))
+			if err != nil {
+				return err
+			}
+			_, err = c.Random(context.Background())
 			return err
 		}},
 		{"commons only audio", `{"batchcomplete":true,"query":{"pages":[{"pageid":1,"ns":6,"title":"File:A.ogg",` +
 			`"imageinfo":[{"url":"https://x/A.ogg","mime":"application/ogg","size":10}]}]}}`,
 			func(hc *http.Client, url string) error {
-				_, err := NewCommons(hc, CommonsConfig{APIURL: url}).Random(context.Background())
+				c, err := NewCommons(hc, testCommons(url))
+				if err != nil {
+					return err
+				}
+				_, err = c.Random(context.Background())
 				return err
 			}},
 		{"commons empty category", `{"batchcomplete":true}`, func(hc *http.Client, url string) error {
-			_, err := NewCommons(hc, CommonsConfig{APIURL: url}).Random(context.Background())
+			c, err := NewCommons(hc, testCommons(url))
+			if err != nil {
+				return err
+			}
+			_, err = c.Random(context.Background())
 			return err
 		}},
 	}

@@ -120,7 +120,7 @@ func TestCatAPIURLPointedInward(t *testing.T) {
 			}
 			fake, hc, ref := guardedFake(t)
 			fake.SetCatURL(tt.url(fake))
-			c := upstream.NewCatAPI(hc, upstream.CatAPIConfig{BaseURL: fake.CatAPIURL(), APIKey: "k"})
+			c := newCatAPI(t, fake.CatAPIURL(), hc, func(c *upstream.CatAPIConfig) { c.APIKey = "k" })
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
 			_, err := c.Random(ctx)
@@ -144,7 +144,7 @@ func TestCatAPIURLPointedInward(t *testing.T) {
 func TestRedirectAllowedWithinThree(t *testing.T) {
 	fake, hc, ref := guardedFake(t)
 	fake.SetCatURL(fake.RedirectURL(3, fake.CatAPIURL()+"/cat/images/med/abc.jpg"))
-	c := upstream.NewCatAPI(hc, upstream.CatAPIConfig{BaseURL: fake.CatAPIURL()})
+	c := newCatAPI(t, fake.CatAPIURL(), hc, nil)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	if _, err := c.Random(ctx); err != nil {
@@ -172,7 +172,7 @@ func TestAPIKeyNotCarriedToAnotherHost(t *testing.T) {
 	t.Cleanup(tr.CloseIdleConnections)
 	hc := &http.Client{Transport: p.RoundTripper(tr), CheckRedirect: p.CheckRedirect}
 	// The API's host answers the search with a redirect to the other host.
-	c := upstream.NewCatAPI(hc, upstream.CatAPIConfig{BaseURL: api.RedirectURL(1, other.CatAPIURL()+"/v1/images/search?limit=1") + "&x=", APIKey: "secret-key"})
+	c := newCatAPI(t, api.RedirectURL(1, other.CatAPIURL()+"/v1/images/search?limit=1")+"&x=", hc, func(c *upstream.CatAPIConfig) { c.APIKey = "secret-key" })
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	if _, err := c.Random(ctx); err != nil {

@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"signal-bot/pkg/config"
 	"signal-bot/pkg/fakeup"
 	"signal-bot/pkg/pictures"
 	"signal-bot/pkg/signalapi"
@@ -26,20 +27,23 @@ type byteRow struct {
 // fake Cat API, as the bot would, shrinks each with opts, and prints the
 // bytes before and after per format, with the send time the simulator's
 // default profile charges for each.
-func measureBytes(ctx context.Context, w io.Writer, n int, opts pictures.Options) error {
-	up := fakeup.New(fakeup.Config{Seed: 2})
-	base, err := up.Start("127.0.0.1:0")
+func measureBytes(ctx context.Context, w io.Writer, n int, opts pictures.Options, up config.Upstreams) error {
+	fake := fakeup.New(fakeup.Config{Seed: 2})
+	base, err := fake.Start("127.0.0.1:0")
 	if err != nil {
 		return fmt.Errorf("start fake Cat API: %w", err)
 	}
-	defer up.Close()
+	defer fake.Close()
 	tr := &http.Transport{}
 	defer tr.CloseIdleConnections()
 	lat := sim.DefaultLatency()
 	tw := tabwriter.NewWriter(w, 2, 8, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "size\tformat\tn\tbytes before\tbytes after\tafter/before\tshrink ms p50\tsend ms before\tsend ms after\t")
 	for _, size := range []string{"med", "full"} {
-		cat := upstream.NewCatAPI(&http.Client{Transport: tr}, upstream.CatAPIConfig{BaseURL: base, Size: size})
+		cat, err := upstream.NewCatAPI(&http.Client{Transport: tr}, upstream.CatAPIConfig{BaseURL: base, Size: size, MaxBytes: up.MaxImageBytes})
+		if err != nil {
+			return err
+		}
 		rows := map[string]*byteRow{}
 		for range n {
 			img, err := cat.Random(ctx)

@@ -91,7 +91,10 @@ func run() (err error) {
 		return err
 	}
 	p := defaults.Pictures
-	shrink := pictures.Options{LongEdge: p.ShrinkLongEdge, Quality: p.ShrinkQuality, KeepBytes: p.ShrinkKeepBytes, GIFMaxBytes: p.ShrinkGIFMaxBytes}
+	shrink := pictures.Options{
+		LongEdge: p.ShrinkLongEdge, Quality: p.ShrinkQuality, KeepBytes: p.ShrinkKeepBytes, GIFMaxBytes: p.ShrinkGIFMaxBytes,
+		MaxDecodeBytes: p.DecodeBudget,
+	}
 	if o.edge >= 0 {
 		shrink.LongEdge = o.edge
 	}
@@ -103,7 +106,7 @@ func run() (err error) {
 	}
 	fmt.Printf("Bytes per picture before and after shrinking (SHRINK_LONG_EDGE=%d SHRINK_QUALITY=%d SHRINK_KEEP_BYTES=%d), fake Cat API, send ms modelled by sim.DefaultLatency:\n",
 		shrink.LongEdge, shrink.Quality, shrink.KeepBytes)
-	if err := measureBytes(ctx, os.Stdout, o.pictures, shrink); err != nil || o.bytesOnly {
+	if err := measureBytes(ctx, os.Stdout, o.pictures, shrink, defaults.Upstreams); err != nil || o.bytesOnly {
 		return err
 	}
 

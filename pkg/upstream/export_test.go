@@ -1,0 +1,7 @@
+package upstream
+
+// The complete test configs, for the package's external tests.
+var (
+	TestCatAPI  = testCatAPI
+	TestCommons = testCommons
+)
