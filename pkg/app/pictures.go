@@ -38,11 +38,17 @@ func startPictures(ctx context.Context, cfg config.Config, tp trace.TracerProvid
 			srcs[name] = inline[name]
 			continue
 		}
-		p := pictures.NewPool(ctx, inline[name], pictures.PoolConfig{
+		p, err := pictures.NewPool(ctx, inline[name], pictures.PoolConfig{
 			Size: n, MaxBytes: cfg.Pictures.PoolMaxBytes, Concurrency: cfg.Pictures.PoolConcurrency,
 			BackoffMin: cfg.Pictures.PoolBackoffMin, BackoffMax: cfg.Pictures.PoolBackoffMax,
 			Timeout: cfg.Upstreams.Timeout, Tracer: tp, Log: log,
 		})
+		if err != nil {
+			for _, started := range pools {
+				_ = started.Close(ctx)
+			}
+			return nil, nil, err
+		}
 		pools = append(pools, p)
 		srcs[name] = p
 	}
@@ -64,7 +70,10 @@ func newSources(cfg config.Config, tp trace.TracerProvider, log *slog.Logger, hc
 		LongEdge: p.ShrinkLongEdge, Quality: p.ShrinkQuality, KeepBytes: p.ShrinkKeepBytes, GIFMaxBytes: p.ShrinkGIFMaxBytes,
 		MaxDecodeBytes: p.DecodeBudget,
 	}
-	budget := pictures.NewBudget(p.DecodeBudget) // one for both commands: the bound is the process's
+	budget, err := pictures.NewBudget(p.DecodeBudget) // one for both commands: the bound is the process's
+	if err != nil {
+		return nil, err
+	}
 	cat, err := upstream.NewCatAPI(hc, upstream.CatAPIConfig{BaseURL: u.CatAPIURL, APIKey: u.CatAPIKey, Size: u.CatSize, MaxBytes: u.MaxImageBytes})
 	if err != nil {
 		return nil, err
@@ -79,7 +88,9 @@ func newSources(cfg config.Config, tp trace.TracerProvider, log *slog.Logger, hc
 	fetchers := map[string]pictures.Fetcher{"cat": cat, "kot": kot}
 	srcs := make(map[string]*pictures.Source, len(fetchers))
 	for name, f := range fetchers {
-		srcs[name] = pictures.NewSource(pictures.SourceConfig{Name: name, Fetcher: f, Shrink: shrink, Budget: budget, Tracer: tp, Log: log})
+		if srcs[name], err = pictures.NewSource(pictures.SourceConfig{Name: name, Fetcher: f, Shrink: shrink, Budget: budget, Tracer: tp, Log: log}); err != nil {
+			return nil, err
+		}
 	}
 	return srcs, nil
 }

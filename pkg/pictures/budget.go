@@ -6,11 +6,6 @@ import (
 	"sync"
 )
 
-// DefaultDecodeBudget is the memory, in bytes, that decoding pictures may
-// hold at once when the configuration does not say: room for one 24 MP RGBA
-// picture with its scaled copy, or many ordinary ones.
-const DefaultDecodeBudget = 128 << 20
-
 // Budget is a weighted semaphore in bytes: every decode reserves what its
 // header says decoding will allocate before it allocates, and gives it back
 // when done, so the decodes of every Source sharing one Budget never hold
@@ -30,13 +25,13 @@ type budgetWaiter struct {
 	ready chan struct{} // closed once n is reserved for this waiter
 }
 
-// NewBudget returns a Budget of size bytes (DefaultDecodeBudget when size is
-// not positive).
-func NewBudget(size int64) *Budget {
+// NewBudget returns a Budget of size bytes (DECODE_BUDGET_BYTES); it refuses
+// a size that is not positive.
+func NewBudget(size int64) (*Budget, error) {
 	if size <= 0 {
-		size = DefaultDecodeBudget
+		return nil, fmt.Errorf("pictures: the Budget's size must be > 0, got %d", size)
 	}
-	return &Budget{size: size}
+	return &Budget{size: size}, nil
 }
 
 // Size is the most the Budget hands out at once.

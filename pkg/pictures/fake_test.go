@@ -113,7 +113,7 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 func testPool(t *testing.T, f *fakeFetcher, shrink Options, cfg PoolConfig) (*Pool, *manualTimer) {
 	t.Helper()
 	f.t = t
-	return poolOver(t, NewSource(SourceConfig{Name: "cat", Fetcher: f, Shrink: shrink, Log: discardLog()}), cfg)
+	return poolOver(t, mustSource(t, SourceConfig{Name: "cat", Fetcher: f, Shrink: shrink, Log: discardLog()}), cfg)
 }
 
 func discardLog() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }

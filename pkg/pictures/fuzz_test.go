@@ -32,7 +32,7 @@ func FuzzDecode(f *testing.F) {
 	f.Add(fakeup.TruncatedJPEG(32, 24))
 	f.Add(jpegHeader(0xc2, true, 0x11, 0x11, 0x11, 0x11))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		opts := fuzzOpts.withDefaults()
+		opts := fuzzOpts.withConstants()
 		h, herr := readHeader(data, opts)
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)

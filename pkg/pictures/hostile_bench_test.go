@@ -22,7 +22,7 @@ func BenchmarkShrinkHostile(b *testing.B) {
 		b.Run(in.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				_, _ = Shrink(in.data, Options{LongEdge: 1280})
+				_, _ = Shrink(in.data, testOptions())
 			}
 		})
 	}

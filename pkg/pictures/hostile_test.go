@@ -37,7 +37,7 @@ func TestHostilePicturesStayWithinTheirCost(t *testing.T) {
 		{name: "GIF 4000 x 6000 cut short", data: fakeup.GIFBomb(4000, 6000, 2)[:20000], wantErr: ErrUndecodable},
 		{name: "truncated JPEG", data: fakeup.TruncatedJPEG(800, 600), wantErr: ErrUndecodable},
 	}
-	opts := Options{LongEdge: 1280}.withDefaults()
+	opts := testOptions().withConstants()
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var cost int64
@@ -61,14 +61,14 @@ func TestHostilePicturesStayWithinTheirCost(t *testing.T) {
 
 func TestAnimatedGIFDecodesOneFrame(t *testing.T) {
 	data := fakeup.GIFBomb(600, 400, 50)
-	r, err := Shrink(data, Options{LongEdge: 1280, GIFMaxBytes: 1 << 20})
+	r, err := Shrink(data, testOptions(func(o *Options) { o.GIFMaxBytes = 1 << 20 }))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if r.Action != GIFPassed {
 		t.Errorf("action = %v; want %v (a whole animated GIF under GIFMaxBytes passes)", r.Action, GIFPassed)
 	}
-	r, err = Shrink(data, Options{LongEdge: 1280})
+	r, err = Shrink(data, testOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,7 +124,10 @@ func jpegHeader(sof byte, adobe bool, sampling ...byte) []byte {
 
 func TestBudget(t *testing.T) {
 	ctx := context.Background()
-	b := NewBudget(100)
+	b, err := NewBudget(100)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := b.Acquire(ctx, 101); !errors.Is(err, ErrTooBig) {
 		t.Errorf("Acquire(101) of 100 = %v; want ErrTooBig at once", err)
 	}

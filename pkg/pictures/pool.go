@@ -2,8 +2,10 @@ package pictures
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 	"sync"
 	"time"
 
@@ -13,19 +15,22 @@ import (
 	"signal-bot/pkg/commands"
 )
 
-// PoolConfig configures a Pool. Zero fields take the defaults noted on each.
+// PoolConfig configures a Pool. Its sizes and times have no defaults here:
+// they are config's (POOL_SIZE_*, POOL_MAX_BYTES, POOL_REFILL_CONCURRENCY,
+// POOL_BACKOFF_MIN, POOL_BACKOFF_MAX, UPSTREAM_TIMEOUT), and NewPool refuses
+// a PoolConfig without them.
 type PoolConfig struct {
 	// Size is how many pictures the pool keeps ready; at least 1.
 	Size int
-	// MaxBytes bounds the bytes of the ready pictures' data URIs; default
-	// 8 MiB. A fetched picture that does not fit is discarded.
+	// MaxBytes bounds the bytes of the ready pictures' data URIs. A fetched
+	// picture that does not fit is discarded.
 	MaxBytes int64
-	// Concurrency bounds the refills running at once; default 2.
+	// Concurrency bounds the refills running at once.
 	Concurrency int
 	// BackoffMin and BackoffMax bound the wait after failed refills, which
-	// doubles with each consecutive failure; defaults 1 s and 2 min.
+	// doubles with each consecutive failure; BackoffMax is at least BackoffMin.
 	BackoffMin, BackoffMax time.Duration
-	// Timeout bounds one refill, fetch and shrink; default 15 s.
+	// Timeout bounds one refill, fetch and shrink.
 	Timeout time.Duration
 	// Tracer makes the take and refill spans; nil means no spans.
 	Tracer trace.TracerProvider
@@ -74,17 +79,29 @@ var _ commands.PictureSource = (*Pool)(nil)
 
 // NewPool returns a pool in front of src and starts filling it. The pool
 // lives until ctx ends or Close is called; call Close in either case to wait
-// for its refills.
-func NewPool(ctx context.Context, src *Source, cfg PoolConfig) *Pool {
-	p := newPool(ctx, src, cfg)
+// for its refills. It refuses a cfg without one of its sizes or times,
+// naming each missing field.
+func NewPool(ctx context.Context, src *Source, cfg PoolConfig) (*Pool, error) {
+	p, err := newPool(ctx, src, cfg)
+	if err != nil {
+		return nil, err
+	}
 	p.kick(trace.Link{})
-	return p
+	return p, nil
 }
 
 // newPool returns a pool that has not started filling, so tests can replace
 // its timer and jitter first.
-func newPool(ctx context.Context, src *Source, cfg PoolConfig) *Pool {
-	cfg = cfg.withDefaults()
+func newPool(ctx context.Context, src *Source, cfg PoolConfig) (*Pool, error) {
+	if src == nil {
+		return nil, errors.New("pictures: NewPool needs a Source")
+	}
+	if err := cfg.check(); err != nil {
+		return nil, err
+	}
+	if cfg.Log == nil {
+		cfg.Log = slog.Default()
+	}
 	tp := cfg.Tracer
 	if tp == nil {
 		tp = noop.NewTracerProvider()
@@ -96,31 +113,34 @@ func newPool(ctx context.Context, src *Source, cfg PoolConfig) *Pool {
 	}
 	p.log = cfg.Log.With("command", src.Name())
 	p.ctx, p.cancel = context.WithCancel(ctx)
-	return p
+	return p, nil
 }
 
-// withDefaults fills the zero fields of c.
-func (c PoolConfig) withDefaults() PoolConfig {
-	c.Size = max(c.Size, 1)
+// check names every field of c that is missing or out of range.
+func (c PoolConfig) check() error {
+	var bad []string
+	if c.Size <= 0 {
+		bad = append(bad, "PoolConfig.Size must be > 0")
+	}
 	if c.MaxBytes <= 0 {
-		c.MaxBytes = 8 << 20
+		bad = append(bad, "PoolConfig.MaxBytes must be > 0")
 	}
 	if c.Concurrency <= 0 {
-		c.Concurrency = 2
+		bad = append(bad, "PoolConfig.Concurrency must be > 0")
 	}
 	if c.BackoffMin <= 0 {
-		c.BackoffMin = time.Second
+		bad = append(bad, "PoolConfig.BackoffMin must be > 0")
 	}
-	if c.BackoffMax < c.BackoffMin {
-		c.BackoffMax = max(c.BackoffMin, 2*time.Minute)
+	if c.BackoffMax < c.BackoffMin || c.BackoffMax <= 0 {
+		bad = append(bad, "PoolConfig.BackoffMax must be > 0 and at least BackoffMin")
 	}
 	if c.Timeout <= 0 {
-		c.Timeout = 15 * time.Second
+		bad = append(bad, "PoolConfig.Timeout must be > 0")
 	}
-	if c.Log == nil {
-		c.Log = slog.Default()
+	if len(bad) > 0 {
+		return fmt.Errorf("pictures: %s", strings.Join(bad, "; "))
 	}
-	return c
+	return nil
 }
 
 // Picture takes the oldest ready picture, or fetches one inline when none is

@@ -8,12 +8,12 @@ import (
 	"time"
 )
 
-var shrinkOn = Options{LongEdge: 1280, Quality: 82}
+var shrinkOn = testOptions()
 
 // The pool fills on start, and every take, hit or miss, starts a refill.
 func TestTakeTriggersRefill(t *testing.T) {
 	f := &fakeFetcher{}
-	p, _ := testPool(t, f, shrinkOn, PoolConfig{Size: 2})
+	p, _ := testPool(t, f, shrinkOn, testPoolConfig())
 	waitFor(t, "the pool to fill", func() bool { return p.Stats().Ready == 2 })
 	if got := f.calls(); got != 2 {
 		t.Fatalf("upstream calls after filling = %d; want 2", got)
@@ -42,7 +42,7 @@ func TestMissFallsBackInline(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			f := &fakeFetcher{fail: errFake}
-			p, _ := testPool(t, f, shrinkOn, PoolConfig{Size: 1, Concurrency: 1})
+			p, _ := testPool(t, f, shrinkOn, testPoolConfig(func(c *PoolConfig) { c.Size, c.Concurrency = 1, 1 }))
 			waitFor(t, "the first refill to fail", func() bool { return p.Stats().BackingOff })
 			f.set(func(f *fakeFetcher) { f.fail, f.data = nil, tt.data })
 			pic, err := p.Picture(context.Background())
@@ -65,7 +65,7 @@ func TestMissFallsBackInline(t *testing.T) {
 // wait is over: takes during a backoff fetch inline but start no refill.
 func TestFailuresBackOff(t *testing.T) {
 	f := &fakeFetcher{fail: errFake}
-	p, timer := testPool(t, f, shrinkOn, PoolConfig{Size: 3, Concurrency: 2, BackoffMin: time.Second, BackoffMax: 8 * time.Second})
+	p, timer := testPool(t, f, shrinkOn, testPoolConfig(func(c *PoolConfig) { c.Size, c.BackoffMin, c.BackoffMax = 3, time.Second, 8*time.Second }))
 	settled := func() bool { s := p.Stats(); return s.InFlight == 0 && s.BackingOff }
 	waitFor(t, "the first refills to fail", settled)
 	if got := f.calls(); got != 2 {
@@ -113,8 +113,8 @@ func equalDurations(a, b []time.Duration) bool {
 // A picture that does not decode never enters the pool and is never served.
 func TestUndecodableIsDropped(t *testing.T) {
 	f := &fakeFetcher{data: func(int) []byte { return []byte("\xff\xd8\xff\xe0 not really a JPEG") }}
-	for _, shrink := range []Options{shrinkOn, {}} {
-		p, _ := testPool(t, f, shrink, PoolConfig{Size: 2, Concurrency: 2})
+	for _, shrink := range []Options{shrinkOn, testOptions(shrinkOff)} {
+		p, _ := testPool(t, f, shrink, testPoolConfig())
 		waitFor(t, "the refills to be rejected", func() bool { s := p.Stats(); return s.InFlight == 0 && s.BackingOff })
 		if s := p.Stats(); s.Ready != 0 || s.Rejected != 2 || s.RefillErrors != 2 {
 			t.Errorf("shrink %+v: ready %d, rejected %d, refill errors %d; want 0, 2, 2", shrink, s.Ready, s.Rejected, s.RefillErrors)
@@ -126,12 +126,12 @@ func TestUndecodableIsDropped(t *testing.T) {
 // MaxBytes, and no picture is served twice.
 func TestBoundsUnderManyTakes(t *testing.T) {
 	f := &fakeFetcher{}
-	probe, err := NewSource(SourceConfig{Name: "cat", Fetcher: &fakeFetcher{t: t}, Shrink: shrinkOn, Log: discardLog()}).Picture(context.Background())
+	probe, err := mustSource(t, SourceConfig{Name: "cat", Fetcher: &fakeFetcher{t: t}, Shrink: shrinkOn, Log: discardLog()}).Picture(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
 	maxBytes := int64(len(probe.DataURI)) * 5 / 2 // room for two pictures, not three
-	p, _ := testPool(t, f, shrinkOn, PoolConfig{Size: 5, Concurrency: 3, MaxBytes: maxBytes})
+	p, _ := testPool(t, f, shrinkOn, testPoolConfig(func(c *PoolConfig) { c.Size, c.Concurrency, c.MaxBytes = 5, 3, maxBytes }))
 	var (
 		mu   sync.Mutex
 		seen = map[string]bool{}
@@ -172,7 +172,7 @@ func TestBoundsUnderManyTakes(t *testing.T) {
 // off instead of fetching again at once.
 func TestOversizedIsDiscarded(t *testing.T) {
 	f := &fakeFetcher{}
-	p, timer := testPool(t, f, shrinkOn, PoolConfig{Size: 2, Concurrency: 1, MaxBytes: 100})
+	p, timer := testPool(t, f, shrinkOn, testPoolConfig(func(c *PoolConfig) { c.Concurrency, c.MaxBytes = 1, 100 }))
 	waitFor(t, "the discard", func() bool { s := p.Stats(); return s.InFlight == 0 && s.BackingOff })
 	if s := p.Stats(); s.Discarded != 1 || s.Ready != 0 || s.HeldBytes != 0 || f.calls() != 1 {
 		t.Errorf("discarded %d, ready %d, held %d, calls %d; want 1, 0, 0, 1", s.Discarded, s.Ready, s.HeldBytes, f.calls())
@@ -186,8 +186,11 @@ func TestOversizedIsDiscarded(t *testing.T) {
 func TestCloseStopsRefills(t *testing.T) {
 	f := &fakeFetcher{gate: make(chan struct{})}
 	f.t = t
-	src := NewSource(SourceConfig{Name: "cat", Fetcher: f, Shrink: shrinkOn, Log: discardLog()})
-	p := NewPool(context.Background(), src, PoolConfig{Size: 3, Concurrency: 2, Log: discardLog()})
+	src := mustSource(t, SourceConfig{Name: "cat", Fetcher: f, Shrink: shrinkOn, Log: discardLog()})
+	p, err := NewPool(context.Background(), src, testPoolConfig(func(c *PoolConfig) { c.Size, c.Log = 3, discardLog() }))
+	if err != nil {
+		t.Fatal(err)
+	}
 	waitFor(t, "the refills to hang", func() bool { return f.calls() == 2 })
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()

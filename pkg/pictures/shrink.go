@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"image"
+	"strings"
 
 	"golang.org/x/image/draw"
 )
@@ -14,21 +15,20 @@ import (
 // WebP image of sane size. Such a picture is dropped, never sent.
 var ErrUndecodable = errors.New("picture does not decode")
 
-// Defaults of Options.
-const (
-	DefaultQuality   = 82
-	DefaultMaxPixels = 24_000_000
-)
+// DefaultMaxPixels is the largest picture (width × height) Shrink decodes
+// when Options.MaxPixels is zero: a 6000x4000 camera picture. It is a bound
+// of the code, not a setting (no variable sets it).
+const DefaultMaxPixels = 24_000_000
 
-// Options configure Shrink. The zero value only verifies that a picture
-// decodes and returns it unchanged.
+// Options configure Shrink. Quality and MaxDecodeBytes have no defaults here:
+// they are config.Pictures' (SHRINK_QUALITY, DECODE_BUDGET_BYTES), and Shrink
+// and NewSource refuse Options without them.
 type Options struct {
 	// LongEdge is the longest side, in pixels, a re-encoded picture may
 	// have; larger pictures are scaled down to it. Zero turns shrinking off:
 	// the picture is decoded to check it, then returned as it came.
 	LongEdge int
-	// Quality is the JPEG quality of re-encoded pictures, 1 to 100; zero
-	// means DefaultQuality.
+	// Quality is the JPEG quality of re-encoded pictures, 1 to 100.
 	Quality int
 	// KeepBytes lets a still picture that is within LongEdge and at most
 	// this many bytes through as it came, without spending CPU on a
@@ -45,7 +45,7 @@ type Options struct {
 	// MaxDecodeBytes is the most memory one picture's decode and re-encode
 	// may allocate, as its header promises it (see decodeCost); a picture
 	// that would need more is refused with ErrTooBig before any pixel is
-	// allocated. Zero means DefaultDecodeBudget.
+	// allocated.
 	MaxDecodeBytes int64
 	// Scaler interpolates when a picture is scaled down; nil means
 	// draw.ApproxBiLinear, the fastest that looks right at these ratios.
@@ -68,9 +68,9 @@ type Result struct {
 // Shrink decodes data and returns the smallest picture worth sending for it:
 // scaled down to opts.LongEdge and re-encoded as a JPEG of opts.Quality,
 // unless the input is already smaller. Animated GIFs up to opts.GIFMaxBytes
-// pass through. Data that does not decode fails with ErrUndecodable. Shrink
-// is pure: it reads data and opts and nothing else, and is safe to call
-// concurrently.
+// pass through. Data that does not decode fails with ErrUndecodable; opts
+// without Quality or MaxDecodeBytes fail before data is read. Shrink is pure:
+// it reads data and opts and nothing else, and is safe to call concurrently.
 func Shrink(data []byte, opts Options) (Result, error) {
 	return ShrinkWithin(context.Background(), data, opts, nil)
 }
@@ -79,7 +79,10 @@ func Shrink(data []byte, opts Options) (Result, error) {
 // as the picture's header says decoding needs, waiting under ctx for them to
 // be free; a nil budget bounds only the one picture (opts.MaxDecodeBytes).
 func ShrinkWithin(ctx context.Context, data []byte, opts Options, budget *Budget) (Result, error) {
-	opts = opts.withDefaults()
+	if err := opts.check(); err != nil {
+		return Result{}, err
+	}
+	opts = opts.withConstants()
 	h, err := readHeader(data, opts)
 	if err != nil {
 		return Result{}, err
@@ -118,16 +121,26 @@ func ShrinkWithin(ctx context.Context, data []byte, opts Options, budget *Budget
 	return out, nil
 }
 
-// withDefaults fills the zero fields of o that have defaults.
-func (o Options) withDefaults() Options {
-	if o.Quality <= 0 || o.Quality > 100 {
-		o.Quality = DefaultQuality
-	}
-	if o.MaxPixels <= 0 {
-		o.MaxPixels = DefaultMaxPixels
+// check names every field of o that is missing or out of range.
+func (o Options) check() error {
+	var bad []string
+	if o.Quality < 1 || o.Quality > 100 {
+		bad = append(bad, fmt.Sprintf("Options.Quality must be 1 to 100, got %d", o.Quality))
 	}
 	if o.MaxDecodeBytes <= 0 {
-		o.MaxDecodeBytes = DefaultDecodeBudget
+		bad = append(bad, "Options.MaxDecodeBytes must be > 0")
+	}
+	if len(bad) > 0 {
+		return fmt.Errorf("pictures: %s", strings.Join(bad, "; "))
+	}
+	return nil
+}
+
+// withConstants fills the zero fields of o that are constants of the code,
+// not settings: MaxPixels and Scaler.
+func (o Options) withConstants() Options {
+	if o.MaxPixels <= 0 {
+		o.MaxPixels = DefaultMaxPixels
 	}
 	if o.Scaler == nil {
 		o.Scaler = draw.ApproxBiLinear

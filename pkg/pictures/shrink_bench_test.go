@@ -29,7 +29,7 @@ func BenchmarkShrink(b *testing.B) {
 	for _, in := range inputs {
 		for _, sc := range scalers {
 			b.Run(in.name+"/"+sc.name, func(b *testing.B) {
-				opts := Options{LongEdge: 1280, Quality: 82, Scaler: sc.s}
+				opts := testOptions(func(o *Options) { o.Scaler = sc.s })
 				b.ReportAllocs()
 				b.SetBytes(int64(len(in.data)))
 				var out int
@@ -46,7 +46,7 @@ func BenchmarkShrink(b *testing.B) {
 		b.Run(in.name+"/verify-only", func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := Shrink(in.data, Options{}); err != nil {
+				if _, err := Shrink(in.data, testOptions(shrinkOff)); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -9,7 +9,7 @@ import (
 )
 
 func TestShrink(t *testing.T) {
-	opts := Options{LongEdge: 1280, Quality: 82, KeepBytes: 64 << 10, GIFMaxBytes: 256 << 10}
+	opts := testOptions(func(o *Options) { o.KeepBytes, o.GIFMaxBytes = 64<<10, 256<<10 })
 	bigJPEG := jpegBytes(t, photo(1, 1600, 1200, 255), 92)
 	bigPNG := pngBytes(t, photo(2, 1600, 1200, 255))
 	smallJPEG := jpegBytes(t, photo(3, 320, 240, 255), 82)
@@ -30,12 +30,12 @@ func TestShrink(t *testing.T) {
 		{"large JPEG is scaled", bigJPEG, opts, Scaled, "image/jpeg", 1280, 960, true},
 		{"large PNG is scaled to JPEG", bigPNG, opts, Scaled, "image/jpeg", 1280, 960, true},
 		{"small JPEG is kept", smallJPEG, opts, Kept, "image/jpeg", 320, 240, false},
-		{"JPEG smaller than its re-encode is kept", poorJPEG, Options{LongEdge: 1280, Quality: 95}, Kept, "image/jpeg", 800, 600, false},
-		{"transparent PNG becomes JPEG", alphaPNG, Options{LongEdge: 1280}, Reencoded, "image/jpeg", 400, 300, true},
+		{"JPEG smaller than its re-encode is kept", poorJPEG, testOptions(func(o *Options) { o.Quality = 95 }), Kept, "image/jpeg", 800, 600, false},
+		{"transparent PNG becomes JPEG", alphaPNG, testOptions(), Reencoded, "image/jpeg", 400, 300, true},
 		{"small animated GIF passes", smallGIF, opts, GIFPassed, "image/gif", 64, 48, false},
 		{"large animated GIF sends its first frame", bigGIF, opts, GIFFirstFrame, "image/jpeg", 640, 480, true},
 		{"WebP within limits is kept", webp(t), opts, Kept, "image/webp", 1, 1, false},
-		{"shrinking off verifies only", bigPNG, Options{}, Verified, "image/png", 1600, 1200, false},
+		{"shrinking off verifies only", bigPNG, testOptions(shrinkOff), Verified, "image/png", 1600, 1200, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -63,7 +63,7 @@ func TestShrink(t *testing.T) {
 
 // Transparent pixels become white, not black: JPEG has no alpha.
 func TestShrinkFlattensOnWhite(t *testing.T) {
-	got, err := Shrink(pngBytes(t, photo(5, 400, 300, 0)), Options{LongEdge: 1280})
+	got, err := Shrink(pngBytes(t, photo(5, 400, 300, 0)), testOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,12 +84,12 @@ func TestShrinkRejects(t *testing.T) {
 		in   []byte
 		opts Options
 	}{
-		{"empty", nil, Options{LongEdge: 1280}},
-		{"HTML", []byte("<!DOCTYPE html><html></html>"), Options{LongEdge: 1280}},
-		{"truncated JPEG", full[:len(full)/2], Options{LongEdge: 1280}},
-		{"truncated JPEG, shrinking off", full[:len(full)/2], Options{}},
-		{"truncated PNG", pngBytes(t, photo(7, 64, 64, 255))[:300], Options{LongEdge: 1280}},
-		{"over MaxPixels", full, Options{LongEdge: 1280, MaxPixels: 640*480 - 1}},
+		{"empty", nil, testOptions()},
+		{"HTML", []byte("<!DOCTYPE html><html></html>"), testOptions()},
+		{"truncated JPEG", full[:len(full)/2], testOptions()},
+		{"truncated JPEG, shrinking off", full[:len(full)/2], testOptions(shrinkOff)},
+		{"truncated PNG", pngBytes(t, photo(7, 64, 64, 255))[:300], testOptions()},
+		{"over MaxPixels", full, testOptions(func(o *Options) { o.MaxPixels = 640*480 - 1 })},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -53,8 +53,22 @@ type Source struct {
 
 var _ commands.PictureSource = (*Source)(nil)
 
-// NewSource returns a Source for cfg.
-func NewSource(cfg SourceConfig) *Source {
+// NewSource returns a Source for cfg. It refuses a cfg without Name, Fetcher
+// or the Shrink options Shrink needs, naming each.
+func NewSource(cfg SourceConfig) (*Source, error) {
+	var bad []string
+	if cfg.Name == "" {
+		bad = append(bad, "SourceConfig.Name is required")
+	}
+	if cfg.Fetcher == nil {
+		bad = append(bad, "SourceConfig.Fetcher is required")
+	}
+	if err := cfg.Shrink.check(); err != nil {
+		bad = append(bad, "SourceConfig.Shrink: "+strings.TrimPrefix(err.Error(), "pictures: "))
+	}
+	if len(bad) > 0 {
+		return nil, fmt.Errorf("pictures: %s", strings.Join(bad, "; "))
+	}
 	tp := cfg.Tracer
 	if tp == nil {
 		tp = noop.NewTracerProvider()
@@ -63,7 +77,7 @@ func NewSource(cfg SourceConfig) *Source {
 	if log == nil {
 		log = slog.Default()
 	}
-	return &Source{cfg: cfg, tracer: tp.Tracer(tracerName), log: log.With("command", cfg.Name)}
+	return &Source{cfg: cfg, tracer: tp.Tracer(tracerName), log: log.With("command", cfg.Name)}, nil
 }
 
 // Name is the command the pictures are for.

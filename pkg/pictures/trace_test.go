@@ -45,7 +45,7 @@ func newTracedUpstream(t *testing.T) *tracedUpstream {
 	if err != nil {
 		t.Fatal(err)
 	}
-	u.src = NewSource(SourceConfig{Name: "cat", Fetcher: cat, Shrink: shrinkOn, Tracer: u.tp, Log: discardLog()})
+	u.src = mustSource(t, SourceConfig{Name: "cat", Fetcher: cat, Shrink: shrinkOn, Tracer: u.tp, Log: discardLog()})
 	return u
 }
 
@@ -79,7 +79,7 @@ func (u *tracedUpstream) frame(t *testing.T, src commands.PictureSource, during 
 func TestUpstreamTimeOfHitAndMiss(t *testing.T) {
 	u := newTracedUpstream(t)
 
-	pool, _ := poolOver(t, u.src, PoolConfig{Size: 2})
+	pool, _ := poolOver(t, u.src, testPoolConfig())
 	waitFor(t, "the pool to fill", func() bool { return pool.Stats().Ready == 2 })
 	hit, frameSC := u.frame(t, pool, func() {
 		waitFor(t, "the refill", func() bool { return pool.Stats().Refills == 3 })
@@ -94,7 +94,7 @@ func TestUpstreamTimeOfHitAndMiss(t *testing.T) {
 	}
 
 	u.up.SetFault(fakeup.TargetCatSearch, fakeup.Fault5xx)
-	empty, _ := poolOver(t, u.src, PoolConfig{Size: 1, Concurrency: 1})
+	empty, _ := poolOver(t, u.src, testPoolConfig(func(c *PoolConfig) { c.Size, c.Concurrency = 1, 1 }))
 	waitFor(t, "the refill to fail", func() bool { return empty.Stats().BackingOff })
 	u.up.SetFault(fakeup.TargetCatSearch, fakeup.FaultNone)
 	miss, _ := u.frame(t, empty, nil)
@@ -113,7 +113,10 @@ func poolOver(t *testing.T, src *Source, cfg PoolConfig) (*Pool, *manualTimer) {
 	t.Helper()
 	cfg.Log = discardLog()
 	cfg.Tracer = src.cfg.Tracer
-	p := newPool(context.Background(), src, cfg)
+	p, err := newPool(context.Background(), src, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
 	m := &manualTimer{}
 	p.after, p.jitter = m.after, func() float64 { return 1 }
 	p.kick(trace.Link{})
