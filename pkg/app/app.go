@@ -198,14 +198,16 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 	if err != nil {
 		return nil, err
 	}
-	a.bot = bot.New(bot.Deps{
+	if a.bot, err = bot.New(bot.Deps{
 		API: a.api, Registry: reg, Store: a.store, Overrides: overrides, Groups: groups, Tracer: tp, Log: a.log,
 		HashKey: hashKey, Recorder: a.metrics,
 		Gate: a.gate, Audience: a.audience, QuietWindow: cfg.Safety.QuietWindow,
 		ChallengeURL: cfg.Signal.APIURL + "/v1/accounts/" + url.PathEscape(cfg.Signal.Number) + "/rate-limit-challenge",
 		Typing:       typing, TypingBudget: a.gate,
 		Seen: recentlySeen(left.Seen, time.Now().Add(-cfg.Journal.ReplayMaxAge)),
-	})
+	}); err != nil {
+		return nil, err
+	}
 	pc := pipelineConfig(cfg)
 	pc.Accepted, pc.Finished, pc.Log = a.journalAdd, a.journal.Done, a.log
 	if a.pipe, err = pipeline.New(pc, tp, a.bot); err != nil {

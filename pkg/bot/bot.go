@@ -10,7 +10,9 @@ package bot
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
+	"strings"
 	"sync"
 	"time"
 
@@ -50,7 +52,7 @@ type Deps struct {
 	Seen []Seen
 
 	// The safety limits (see docs/operations.md).
-	Gate         *outbound.Gate // the outbound budget and 429 pause; nil: neither
+	Gate         *outbound.Gate // the outbound budget and 429 pause (SEND_BUDGET*, RATE_LIMIT_PAUSE*): required
 	Audience     *Audience      // where the bot answers; nil: everywhere
 	QuietWindow  time.Duration  // a refusal goes once per sender and command per max(cooldown, this)
 	ChallengeURL string         // the REST API's rate-limit-challenge URL for this account, for the log
@@ -86,8 +88,29 @@ type Bot struct {
 	typing       sync.WaitGroup // typing indicators still being shown or cleared
 }
 
-// New returns a Bot.
-func New(d Deps) *Bot {
+// New returns a Bot. It refuses Deps without API, Registry, Store, Tracer or
+// Gate, naming each: the bot has no stand-ins of its own for them (the gate's
+// pauses are config's RATE_LIMIT_PAUSE and RATE_LIMIT_PAUSE_MAX).
+func New(d Deps) (*Bot, error) {
+	var bad []string
+	if d.API == nil {
+		bad = append(bad, "Deps.API")
+	}
+	if d.Registry == nil {
+		bad = append(bad, "Deps.Registry")
+	}
+	if d.Store == nil {
+		bad = append(bad, "Deps.Store")
+	}
+	if d.Tracer == nil {
+		bad = append(bad, "Deps.Tracer")
+	}
+	if d.Gate == nil {
+		bad = append(bad, "Deps.Gate")
+	}
+	if len(bad) > 0 {
+		return nil, fmt.Errorf("bot: %s required", strings.Join(bad, ", "))
+	}
 	if d.Now == nil {
 		d.Now = time.Now
 	}
@@ -97,16 +120,13 @@ func New(d Deps) *Bot {
 	if d.Recorder == nil {
 		d.Recorder = noRecorder{}
 	}
-	if d.Gate == nil {
-		d.Gate = outbound.New(outbound.Config{PauseMin: time.Minute, PauseMax: time.Hour})
-	}
 	recent := newRecentSet(RecentSize)
 	for _, s := range d.Seen {
 		recent.add(s.Sender, s.Timestamp)
 	}
 	d.Seen = nil // taken: the set is the filter now
 	return &Bot{d: d, tracer: d.Tracer.Tracer(telemetry.TracerName), recent: recent,
-		hashes: newSenderHashes(d.HashKey, 4096), quiet: newQuiet()}
+		hashes: newSenderHashes(d.HashKey, 4096), quiet: newQuiet()}, nil
 }
 
 // Overrides is the bot's override set.

@@ -3,8 +3,6 @@ package bot
 import (
 	"testing"
 
-	"go.opentelemetry.io/otel/trace/noop"
-
 	"signal-bot/pkg/signalapi"
 )
 
@@ -12,7 +10,9 @@ import (
 // dispatch answers come from the same reading. Only a command takes a turn.
 func TestDecode(t *testing.T) {
 	const account = "+48500000000"
-	b := New(Deps{API: testAPI(t, noServer, account, nil), Tracer: noop.NewTracerProvider()})
+	d := testDeps(t)
+	d.API = testAPI(t, noServer, account, nil)
+	b := mustNew(t, d)
 	tests := []struct {
 		name     string
 		raw      string
@@ -46,8 +46,9 @@ func TestDecode(t *testing.T) {
 // with Seen pairs treats them as already answered.
 func TestDedupKeyAndSeen(t *testing.T) {
 	const account = "+48500000000"
-	b := New(Deps{API: testAPI(t, noServer, account, nil), Tracer: noop.NewTracerProvider(),
-		Seen: []Seen{{Sender: "u-1", Timestamp: 5}}})
+	d := testDeps(t)
+	d.API, d.Seen = testAPI(t, noServer, account, nil), []Seen{{Sender: "u-1", Timestamp: 5}}
+	b := mustNew(t, d)
 	tests := []struct {
 		name   string
 		raw    string

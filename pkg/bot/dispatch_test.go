@@ -449,19 +449,17 @@ func newHarness(t *testing.T, setup func(t *testing.T, d *Deps)) *harness {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := Deps{
-		API: h.api, Registry: reg, Overrides: overrides, Store: st, Tracer: tp, Recorder: h.rec, Now: h.clock.now,
-		Log:     slog.New(slog.NewTextHandler(h.logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
-		Groups:  NewGroups(map[string]string{"rodzina": rodzina}, nil),
-		HashKey: []byte("test key"),
-		Gate:    outbound.New(outbound.Config{PauseMin: time.Minute, PauseMax: time.Hour}),
-		// Typing stays nil: the indicator has its own test (typing_test.go).
-		QuietWindow: testQuietMin,
-	}
+	d := testDeps(t) // its gate: no budget, pauses of a minute to an hour
+	d.API, d.Registry, d.Overrides, d.Store, d.Tracer, d.Recorder, d.Now = h.api, reg, overrides, st, tp, h.rec, h.clock.now
+	d.Log = slog.New(slog.NewTextHandler(h.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	d.Groups = NewGroups(map[string]string{"rodzina": rodzina}, nil)
+	d.HashKey = []byte("test key")
+	// Typing stays nil: the indicator has its own test (typing_test.go).
+	d.QuietWindow = testQuietMin
 	if setup != nil {
 		setup(t, &d)
 	}
-	h.bot = New(d)
+	h.bot = mustNew(t, d)
 	return h
 }
 

@@ -1,14 +1,21 @@
 package bot
 
 import (
+	"log/slog"
 	"net/http"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
+	"go.opentelemetry.io/otel/trace/noop"
 	"go.uber.org/goleak"
 
+	"signal-bot/pkg/commands"
+	"signal-bot/pkg/outbound"
 	"signal-bot/pkg/pipeline"
 	"signal-bot/pkg/signalapi"
+	"signal-bot/pkg/store"
 )
 
 // Every test of the package ends with no goroutine of its own left: the
@@ -37,3 +44,63 @@ func testAPI(t testing.TB, url, account string, hc *http.Client) *signalapi.Clie
 
 // noServer is the address of a REST API a test never calls.
 const noServer = "http://127.0.0.1:1"
+
+// testDeps is complete Deps: a client of a REST API that is never called, a
+// registry of !pomoc, a state file of the test's own, no spans, no logs and a
+// gate without a budget whose pauses are a minute to an hour. Tests change
+// what they need and hand the rest to New as it is.
+func testDeps(t testing.TB) Deps {
+	t.Helper()
+	st, err := store.Open(filepath.Join(t.TempDir(), "state.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() }) // closing twice is harmless
+	overrides := NewOverrides()
+	reg, err := commands.NewRegistry(commands.Pomoc(overrides))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Deps{
+		API: testAPI(t, noServer, "+48500000000", nil), Registry: reg, Store: st, Overrides: overrides,
+		Groups: NewGroups(nil, nil), Tracer: noop.NewTracerProvider(), Log: slog.New(slog.DiscardHandler),
+		Gate: outbound.New(outbound.Config{PauseMin: time.Minute, PauseMax: time.Hour}),
+	}
+}
+
+// mustNew is New(d), failing the test on an error.
+func mustNew(t testing.TB, d Deps) *Bot {
+	t.Helper()
+	b, err := New(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// New refuses Deps that lack what the bot needs, naming it, instead of
+// standing in a gate with pauses of its own.
+func TestNewRequiresDeps(t *testing.T) {
+	tests := []struct {
+		field string
+		unset func(*Deps)
+	}{
+		{"Deps.API", func(d *Deps) { d.API = nil }},
+		{"Deps.Registry", func(d *Deps) { d.Registry = nil }},
+		{"Deps.Store", func(d *Deps) { d.Store = nil }},
+		{"Deps.Tracer", func(d *Deps) { d.Tracer = nil }},
+		{"Deps.Gate", func(d *Deps) { d.Gate = nil }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.field, func(t *testing.T) {
+			d := testDeps(t)
+			tt.unset(&d)
+			if _, err := New(d); err == nil || !strings.Contains(err.Error(), tt.field) {
+				t.Fatalf("New without %s = %v; want an error naming it", tt.field, err)
+			}
+		})
+	}
+	if _, err := New(testDeps(t)); err != nil {
+		t.Errorf("New(testDeps) = %v; want nil", err)
+	}
+}

@@ -2,7 +2,6 @@ package bot
 
 import (
 	"context"
-	"log/slog"
 	"net/http"
 	"path/filepath"
 	"sync/atomic"
@@ -46,16 +45,9 @@ func TestFailedStateWriteIsNotSilence(t *testing.T) {
 		t.Fatal(err)
 	}
 	rec := &stateRecorder{}
-	overrides := NewOverrides()
-	reg, err := commands.NewRegistry(commands.Pomoc(overrides))
-	if err != nil {
-		t.Fatal(err)
-	}
-	b := New(Deps{
-		API:      testAPI(t, url, s.Number(), &http.Client{Transport: tr}),
-		Registry: reg, Store: st, Overrides: overrides, Groups: NewGroups(nil, nil), Tracer: noop.NewTracerProvider(),
-		Log: slog.New(slog.DiscardHandler), Recorder: rec,
-	})
+	d := testDeps(t)
+	d.API, d.Store, d.Recorder = testAPI(t, url, s.Number(), &http.Client{Transport: tr}), st, rec
+	b := mustNew(t, d)
 	p, err := pipeline.New(testPipeline(4), noop.NewTracerProvider(), b)
 	if err != nil {
 		t.Fatal(err)

@@ -9,8 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"go.opentelemetry.io/otel/trace/noop"
-
 	"signal-bot/pkg/commands"
 	"signal-bot/pkg/signalapi"
 	"signal-bot/pkg/sim"
@@ -53,15 +51,14 @@ func TestShowTyping(t *testing.T) {
 			t.Cleanup(hc.CloseIdleConnections)
 			var logs bytes.Buffer
 			var asked []string
-			b := New(Deps{
-				Typing: testAPI(t, url, s.Number(), hc),
-				TypingBudget: budgetFunc(func(chat string, _ time.Time) bool {
-					asked = append(asked, chat)
-					return tt.spare
-				}),
-				Tracer: noop.NewTracerProvider(),
-				Log:    slog.New(slog.NewTextHandler(&logs, nil)),
+			d := testDeps(t)
+			d.Typing = testAPI(t, url, s.Number(), hc)
+			d.TypingBudget = budgetFunc(func(chat string, _ time.Time) bool {
+				asked = append(asked, chat)
+				return tt.spare
 			})
+			d.Log = slog.New(slog.NewTextHandler(&logs, nil))
+			b := mustNew(t, d)
 			w := &work{in: signalapi.Incoming{SenderNumber: "+48500000002"}, name: tt.cmd.Name,
 				req: commands.Request{Command: tt.cmd}}
 			if tt.refusal {
