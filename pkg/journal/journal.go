@@ -23,6 +23,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -36,7 +37,8 @@ var (
 	bucketSeen = []byte("seen")    // done at (unix ns) + timestamp (8 bytes each, big-endian) + sender → nothing
 )
 
-// Config bounds the journal.
+// Config bounds the journal with config.Journal's JOURNAL_MAX_FRAMES and
+// JOURNAL_MAX_BYTES; Open refuses bounds that are out of range.
 type Config struct {
 	MaxFrames int   // frames pending at once; 0: no journal
 	MaxBytes  int64 // bytes of pending frames
@@ -102,8 +104,12 @@ type pending struct {
 
 // Open reads what the last process left in the journal of s and returns the
 // journal and that. The caller replays or drops each frame of it (Replayed,
-// DropOld, Refused) before new frames come in.
+// DropOld, Refused) before new frames come in. It refuses a cfg with
+// negative bounds or, with the journal on, without MaxBytes, naming each.
 func Open(s *store.Store, cfg Config) (*Journal, Left, error) {
+	if err := cfg.check(); err != nil {
+		return nil, Left{}, err
+	}
 	j := &Journal{cfg: cfg, w: s.Writer(), pending: map[uint64]pending{}, next: 1}
 	j.stats.MaxFrames = cfg.MaxFrames
 	var left Left
@@ -144,6 +150,24 @@ func Open(s *store.Store, cfg Config) (*Journal, Left, error) {
 	}
 	j.stats.Pending = len(j.pending)
 	return j, left, nil
+}
+
+// check names every bound of c that is out of range.
+func (c Config) check() error {
+	var bad []string
+	if c.MaxFrames < 0 {
+		bad = append(bad, "Config.MaxFrames must not be negative")
+	}
+	if c.MaxFrames > 0 && c.MaxBytes <= 0 {
+		bad = append(bad, "Config.MaxBytes must be > 0 with MaxFrames > 0")
+	}
+	if c.MaxSeen < 0 {
+		bad = append(bad, "Config.MaxSeen must not be negative")
+	}
+	if len(bad) > 0 {
+		return fmt.Errorf("journal: %s", strings.Join(bad, "; "))
+	}
+	return nil
 }
 
 // Enabled reports whether frames are journaled at all.
