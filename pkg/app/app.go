@@ -213,12 +213,15 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 	if a.pipe, err = pipeline.New(pc, tp, a.bot); err != nil {
 		return nil, err
 	}
-	srv := httpapi.New(httpapi.Deps{
+	srv, err := httpapi.New(httpapi.Deps{
 		Pipeline: a.pipe, OwnTime: own, Connected: a.connected, Bot: a.bot, Groups: groups, Registry: reg,
 		Account: cfg.Signal.Number, Sender: cfg.Server.SelftestSender, Token: cfg.Server.SelftestToken,
 		Timeout: cfg.Server.SelftestTimeout, Log: a.log, Metrics: a.metrics.Handler(), Rate: cfg.Server.SelftestRate,
 		State: a.store.Stats, Journal: a.journal.Stats,
 	})
+	if err != nil {
+		return nil, err
+	}
 	handler, err := a.receiver(srv)
 	if err != nil {
 		return nil, err
@@ -229,9 +232,16 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 	} else if ln, err = net.Listen("tcp", cfg.Server.Addr); err != nil {
 		return nil, fmt.Errorf("listen on HTTP_ADDR: %w", err)
 	}
-	a.http, ln = httpapi.NewServer(httpapi.Guard(addr, cfg.HTTPLimits.AllowedHosts, handler), ln, httpapi.ServerLimits{
+	hs, limited, err := httpapi.NewServer(httpapi.Guard(addr, cfg.HTTPLimits.AllowedHosts, handler), ln, httpapi.ServerLimits{
 		MaxConns: cfg.HTTPLimits.MaxConns, Idle: cfg.HTTPLimits.IdleTimeout, Handler: cfg.Server.SelftestTimeout,
 	})
+	if err != nil {
+		if ln != a.ln { // a.ln, systemd's, is closed with the rest
+			ln.Close()
+		}
+		return nil, err
+	}
+	a.http, ln = hs, limited
 	a.ln = &onceCloseListener{Listener: ln}
 	limit := a.http.ConnState
 	a.http.ConnState = func(c net.Conn, s http.ConnState) { limit(c, s); a.conns.track(c, s) }

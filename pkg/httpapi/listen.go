@@ -1,8 +1,10 @@
 package httpapi
 
 import (
+	"fmt"
 	"net"
 	"net/http"
+	"strings"
 	"time"
 )
 
@@ -24,7 +26,23 @@ const headerTimeout = 5 * time.Second
 // the longest handler (/_selftest waits up to SELFTEST_TIMEOUT) and a margin,
 // so a slow client cannot hold a connection for ever, and net/http does not
 // cancel a /_selftest still waiting for its trace.
-func NewServer(h http.Handler, ln net.Listener, lim ServerLimits) (*http.Server, net.Listener) {
+//
+// It refuses limits without MaxConns, Idle or Handler (HTTP_MAX_CONNS,
+// HTTP_IDLE_TIMEOUT, SELFTEST_TIMEOUT), naming each.
+func NewServer(h http.Handler, ln net.Listener, lim ServerLimits) (*http.Server, net.Listener, error) {
+	var bad []string
+	if lim.MaxConns < 1 {
+		bad = append(bad, "ServerLimits.MaxConns must be > 0")
+	}
+	if lim.Idle <= 0 {
+		bad = append(bad, "ServerLimits.Idle must be > 0")
+	}
+	if lim.Handler <= 0 {
+		bad = append(bad, "ServerLimits.Handler must be > 0")
+	}
+	if len(bad) > 0 {
+		return nil, nil, fmt.Errorf("httpapi: %s", strings.Join(bad, "; "))
+	}
 	cl := newConnLimit(lim.MaxConns)
 	srv := &http.Server{
 		Handler:           h,
@@ -35,5 +53,5 @@ func NewServer(h http.Handler, ln net.Listener, lim ServerLimits) (*http.Server,
 		MaxHeaderBytes:    maxHeaderBytes,
 		ConnState:         cl.track,
 	}
-	return srv, limitedListener{Listener: ln, l: cl}
+	return srv, limitedListener{Listener: ln, l: cl}, nil
 }

@@ -61,8 +61,32 @@ type Server struct {
 	clock signalid.Clock // timestamps of synthetic frames
 }
 
-// New returns the handler.
-func New(d Deps) *Server {
+// New returns the handler. It refuses Deps without the pipeline, the bot,
+// the registry, the selftest identity or its wait (SELFTEST_SENDER,
+// SELFTEST_TIMEOUT), naming each.
+func New(d Deps) (*Server, error) {
+	var bad []string
+	if d.Pipeline == nil {
+		bad = append(bad, "Deps.Pipeline is required")
+	}
+	if d.Bot == nil {
+		bad = append(bad, "Deps.Bot is required")
+	}
+	if d.Registry == nil {
+		bad = append(bad, "Deps.Registry is required")
+	}
+	if d.Sender == "" {
+		bad = append(bad, "Deps.Sender is required")
+	}
+	if d.Timeout <= 0 {
+		bad = append(bad, "Deps.Timeout must be > 0")
+	}
+	if d.Rate < 0 {
+		bad = append(bad, "Deps.Rate must not be negative")
+	}
+	if len(bad) > 0 {
+		return nil, fmt.Errorf("httpapi: %s", strings.Join(bad, "; "))
+	}
 	s := &Server{d: d, mux: http.NewServeMux(), lim: newLimiter(d.Rate)}
 	s.mux.HandleFunc("/_selftest", s.auth(s.limit(s.selftest)))
 	s.mux.HandleFunc("/_override", s.auth(s.override)) // sends nothing; must stay free to restore a cooldown
@@ -70,7 +94,7 @@ func New(d Deps) *Server {
 	if d.Metrics != nil {
 		s.mux.Handle("/metrics", d.Metrics)
 	}
-	return s
+	return s, nil
 }
 
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.ServeHTTP(w, r) }
