@@ -61,7 +61,7 @@ type Upstreams struct {
 	CatSize       string        `env:"CAT_SIZE, default=med" help:"The Cat API picture size: thumb, small, med, full"`
 	CommonsAPIURL string        `env:"COMMONS_API_URL, default=https://commons.wikimedia.org/w/api.php" help:"MediaWiki API of Wikimedia Commons"`
 	CommonsCat    string        `env:"COMMONS_CATEGORY, default=Category:Quality images of cats" help:"the Commons category !kot picks from"`
-	ThumbWidth    int           `env:"COMMONS_THUMB_WIDTH, default=1280" help:"width of the Commons thumbnail asked for"`
+	ThumbWidth    int           `env:"COMMONS_THUMB_WIDTH, default=1280" help:"width of the Commons thumbnail asked for; negative: the originals"`
 	UserAgent     string        `env:"USER_AGENT, default=signal-bot/1.0 (Signal chat bot; set USER_AGENT to your contact)" help:"User-Agent for upstream calls (Wikimedia asks for a contact)"`
 	Timeout       time.Duration `env:"UPSTREAM_TIMEOUT, default=15s" help:"timeout of one picture fetch"`
 	MaxImageBytes int64         `env:"MAX_IMAGE_BYTES, default=10485760" help:"largest picture downloaded"`
@@ -114,6 +114,50 @@ func Load(ctx context.Context, l envconfig.Lookuper) (Config, error) {
 	return c, c.check()
 }
 
+// checkRequired reports the first setting that the bot's parts need and
+// that is empty or zero: they have no stand-in values of their own, so the
+// message names the variable here rather than a field of theirs at start.
+func (c Config) checkRequired() error {
+	positive := []struct {
+		name string
+		d    time.Duration
+	}{
+		{"FRAME_TIMEOUT", c.Pipeline.FrameTimeout},
+		{"CALL_TIMEOUT", c.Signal.CallTimeout},
+		{"SEND_TIMEOUT", c.Signal.SendTimeout},
+		{"WS_READ_TIMEOUT", c.Signal.ReadTimeout},
+		{"UPSTREAM_TIMEOUT", c.Upstreams.Timeout},
+		{"SELFTEST_TIMEOUT", c.Server.SelftestTimeout},
+	}
+	for _, p := range positive {
+		if p.d <= 0 {
+			return fmt.Errorf("configuration: %s must be positive, got %s", p.name, p.d)
+		}
+	}
+	set := []struct{ name, v string }{
+		{"CAT_API_URL", c.Upstreams.CatAPIURL},
+		{"CAT_SIZE", c.Upstreams.CatSize},
+		{"COMMONS_API_URL", c.Upstreams.CommonsAPIURL},
+		{"COMMONS_CATEGORY", c.Upstreams.CommonsCat},
+		{"USER_AGENT", c.Upstreams.UserAgent},
+		{"SELFTEST_SENDER", c.Server.SelftestSender},
+	}
+	for _, s := range set {
+		if strings.TrimSpace(s.v) == "" {
+			return fmt.Errorf("configuration: %s must not be empty", s.name)
+		}
+	}
+	switch {
+	case c.Upstreams.MaxImageBytes < 1:
+		return fmt.Errorf("configuration: MAX_IMAGE_BYTES must be at least 1, got %d", c.Upstreams.MaxImageBytes)
+	case c.Upstreams.ThumbWidth == 0:
+		return fmt.Errorf("configuration: COMMONS_THUMB_WIDTH must not be 0 (negative: originals)")
+	case c.Server.SelftestRate < 0:
+		return fmt.Errorf("configuration: SELFTEST_RATE must not be negative, got %v", c.Server.SelftestRate)
+	}
+	return nil
+}
+
 func (c Config) check() error {
 	if err := c.Pictures.Validate(); err != nil {
 		return err
@@ -125,6 +169,9 @@ func (c Config) check() error {
 		return fmt.Errorf("configuration: UPSTREAM_ALLOW: %w", err)
 	}
 	if err := c.checkHTTP(); err != nil {
+		return err
+	}
+	if err := c.checkRequired(); err != nil {
 		return err
 	}
 	switch {

@@ -99,6 +99,17 @@ func TestLoad(t *testing.T) {
 		{name: "negative journal frames", env: map[string]string{"JOURNAL_MAX_FRAMES": "-1"}, wantErr: "JOURNAL_MAX_FRAMES"},
 		{name: "journal without bytes", env: map[string]string{"JOURNAL_MAX_BYTES": "0"}, wantErr: "JOURNAL_MAX_BYTES"},
 		{name: "negative replay age", env: map[string]string{"REPLAY_MAX_AGE": "-1s"}, wantErr: "REPLAY_MAX_AGE"},
+		{name: "frame timeout of zero", env: map[string]string{"FRAME_TIMEOUT": "0s"}, wantErr: "FRAME_TIMEOUT"},
+		{name: "call timeout of zero", env: map[string]string{"CALL_TIMEOUT": "0s"}, wantErr: "CALL_TIMEOUT"},
+		{name: "send timeout of zero", env: map[string]string{"SEND_TIMEOUT": "0s"}, wantErr: "SEND_TIMEOUT"},
+		{name: "negative read timeout", env: map[string]string{"WS_READ_TIMEOUT": "-1s"}, wantErr: "WS_READ_TIMEOUT"},
+		{name: "upstream timeout of zero", env: map[string]string{"UPSTREAM_TIMEOUT": "0s"}, wantErr: "UPSTREAM_TIMEOUT"},
+		{name: "selftest timeout of zero", env: map[string]string{"SELFTEST_TIMEOUT": "0s"}, wantErr: "SELFTEST_TIMEOUT"},
+		{name: "blank user agent", env: map[string]string{"USER_AGENT": " "}, wantErr: "USER_AGENT"},
+		{name: "blank cat size", env: map[string]string{"CAT_SIZE": " "}, wantErr: "CAT_SIZE"},
+		{name: "image bound of zero", env: map[string]string{"MAX_IMAGE_BYTES": "0"}, wantErr: "MAX_IMAGE_BYTES"},
+		{name: "thumb width of zero", env: map[string]string{"COMMONS_THUMB_WIDTH": "0"}, wantErr: "COMMONS_THUMB_WIDTH"},
+		{name: "negative selftest rate", env: map[string]string{"SELFTEST_RATE": "-1"}, wantErr: "SELFTEST_RATE"},
 		{name: "journal off", env: map[string]string{"JOURNAL_MAX_FRAMES": "0", "JOURNAL_MAX_BYTES": "0"},
 			check: func(t *testing.T, c Config) {
 				if c.Journal.MaxFrames != 0 {
