@@ -29,7 +29,7 @@ func buildRegistry(cfg config.Config, groups bot.Groups, overrides *bot.Override
 	u := cfg.Upstreams
 	cmds := []*commands.Command{
 		commands.Pomoc(overrides),
-		commands.Ja(tallyReader{st}, overrides, cfg.Commands.JaShowName),
+		commands.Ja(bot.Tallies{Store: st}, overrides, cfg.Commands.JaShowName),
 		commands.PictureCommand("cat", nil, "losowy kot z The Cat API", "🐱", 0, u.Timeout, srcs["cat"]),
 		commands.PictureCommand("kot", []string{"kitku"}, "losowy kot z Wikimedia Commons", "🐈", 0, u.Timeout, srcs["kot"]),
 	}

@@ -424,7 +424,7 @@ func newHarness(t *testing.T, setup func(t *testing.T, d *Deps)) *harness {
 	picture := commands.Picture{DataURI: signalapi.DataURI("image/png", "kot.png", []byte("png")), MIME: "image/png", Filename: "kot.png", Bytes: 3, Width: 1, Height: 1}
 	reg, err := commands.NewRegistry(
 		commands.Pomoc(overrides),
-		commands.Ja(tallies{st}, overrides, false),
+		commands.Ja(Tallies{Store: st}, overrides, false),
 		&commands.Command{Name: "foto", Summary: "obrazek", Scope: commands.Everywhere, Typing: true,
 			Run: func(context.Context, commands.Request) (commands.Reply, error) {
 				return commands.Reply{Text: "🐈", Pictures: []commands.Picture{picture}}, nil
@@ -648,21 +648,6 @@ func equalCounts(a, b map[string]int) bool {
 		}
 	}
 	return true
-}
-
-// tallies gives !ja the store's tallies, as the app's adapter does.
-type tallies struct{ st *store.Store }
-
-func (r tallies) Tallies(sender string) ([]commands.Tally, error) {
-	ts, err := r.st.Tallies(sender)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]commands.Tally, len(ts))
-	for i, t := range ts {
-		out[i] = commands.Tally{Command: t.Command, Count: t.Count, Last: t.Last}
-	}
-	return out, nil
 }
 
 // startHook calls a function with the name of each span that starts.
