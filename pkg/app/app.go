@@ -391,7 +391,7 @@ func (a *App) receiver(srv http.Handler) (http.Handler, error) {
 		return nil, err
 	}
 	a.probe = probe
-	a.hook = httpapi.NewWebhook(httpapi.WebhookConfig{Pipeline: a.pipe, Token: a.cfg.Signal.WebhookToken, Log: a.log})
+	a.hook = httpapi.NewWebhook(httpapi.WebhookConfig{Pipeline: a.pipe, Token: a.cfg.Signal.WebhookToken, Log: a.log, Durable: a.journal.Sync})
 	h, err := a.hook.Mount(a.cfg.Signal.WebhookPath, srv)
 	if err != nil {
 		return nil, fmt.Errorf("configuration: %w", err)

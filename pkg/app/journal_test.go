@@ -3,6 +3,7 @@ package app_test
 import (
 	"bytes"
 	"fmt"
+	"net"
 	"net/http"
 	"strings"
 	"syscall"
@@ -298,5 +299,50 @@ func testDuplicateAfterRestart(t *testing.T, bin string) {
 				t.Errorf("exit code %d after SIGTERM; want 0", code)
 			}
 		})
+	}
+}
+
+// A webhook POST answered 200 is on disk: with STATE_COMMIT_INTERVAL=1m (the
+// longest allowed) no window ends within the test, so the only commit before
+// the kill is the one the webhook hurries before it answers. The frame's send never finishes, the
+// bot is killed right after the REST API got its 200, and the next process
+// answers the frame from the journal.
+func testWebhookAnswerIsDurable(t *testing.T, bin string) {
+	const who = "+48783000001"
+	w := newWorld(t, sim.Config{Lossless: true, Latency: sim.Latency{Send: time.Hour}}) // no send finishes
+	w.env["RECEIVE_MODE"], w.env["STATE_COMMIT_INTERVAL"] = "webhook", "1m"
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	w.env["HTTP_ADDR"] = addr
+	if err := w.sim.SetWebhookURL("http://" + addr + "/_webhook"); err != nil {
+		t.Fatal(err)
+	}
+	p := startBot(t, bin, w.env)
+	w.say(t, who, "!pomoc")
+	waitFor(t, "the webhook POST answered", func() bool { return w.sim.Stats().WebhookPosted == 1 })
+	if code := p.stop(t, syscall.SIGKILL); code != -1 {
+		t.Fatalf("exit code %d after SIGKILL; want -1 (killed)", code)
+	}
+	if n := len(w.sim.Sent()); n != 0 {
+		t.Fatalf("%d replies before the kill; want none", n)
+	}
+	w.sim.SetLatency(sim.Latency{})
+	p = startBot(t, bin, w.env)
+	sent := w.waitSent(t, 1)
+	if got := sent[0].Recipients; len(got) != 1 || got[0] != who {
+		t.Errorf("reply to %v; want %s", got, who)
+	}
+	if j, _ := p.health(t)["journal"].(map[string]any); j == nil || j["replayed"] != float64(1) {
+		t.Errorf("/healthz journal %v; want replayed 1", j)
+	}
+	if code := p.stop(t, syscall.SIGTERM); code != 0 {
+		t.Errorf("exit code %d after SIGTERM; want 0", code)
+	}
+	if st := w.sim.Stats(); st.WebhookFailed != 0 {
+		t.Errorf("%d webhook POSTs failed; want 0", st.WebhookFailed)
 	}
 }

@@ -24,10 +24,15 @@ type WebhookConfig struct {
 	Pipeline Intake
 	Token    string // when set, every POST must carry ?token=<Token>
 	Log      *slog.Logger
+	// Durable, when set, waits until the frames accepted so far are on disk
+	// (the journal's Sync); the POST is answered only then, so a 200 means
+	// the frame survives a kill -9. nil: answer once the frame is queued.
+	Durable func(ctx context.Context) error
 }
 
 // Webhook takes the REST API's RECEIVE_WEBHOOK_URL POSTs, one JSON-RPC line each. It hands
-// the frame to the intake FIFO and answers at once, never waiting for the frame's handling:
+// the frame to the intake FIFO and answers once it is queued and journaled on disk (one commit
+// of the state file, hurried: WebhookConfig.Durable), never waiting for the frame's handling:
 // the REST API posts from the loop that also carries signal-cli's answers, so a reply sent
 // from inside the request would deadlock it (docs/wire-format.md §1). It also says whether the
 // REST API is reachable, the webhook mode's stand-in for a connected websocket. It is safe
@@ -95,6 +100,14 @@ func (h *Webhook) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.cfg.Log.WarnContext(r.Context(), "frame dropped", "err", err, "dropped_total", h.cfg.Pipeline.Stats().Dropped, "via", "webhook")
 		writeError(w, http.StatusServiceUnavailable, "frame not accepted: "+err.Error())
 		return
+	}
+	if h.cfg.Durable != nil {
+		// The frame is queued and will run either way; the REST API does not
+		// retry a failed POST, so a 200 is still the right answer, only the
+		// journal's promise is off for this frame.
+		if err := h.cfg.Durable(r.Context()); err != nil {
+			h.cfg.Log.WarnContext(r.Context(), "frame accepted but not yet on disk: a crash now would lose it", "err", err, "via", "webhook")
+		}
 	}
 	w.WriteHeader(http.StatusOK)
 }

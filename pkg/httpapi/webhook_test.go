@@ -116,6 +116,47 @@ func TestWebhookFullQueue(t *testing.T) {
 	}
 }
 
+// With Durable set, a frame is answered 200 only once Durable returns: the
+// POST waits for the journal's commit. A Durable that fails still answers
+// 200 (the frame is queued and will run; the REST API would not retry), and
+// a refused frame never waits for the disk.
+func TestWebhookWaitsForDurable(t *testing.T) {
+	p := webhookPipeline(t, 1)
+	release := make(chan error)
+	calls := 0
+	h := httpapi.NewWebhook(httpapi.WebhookConfig{Pipeline: p, Durable: func(ctx context.Context) error {
+		calls++
+		select {
+		case err := <-release:
+			return err
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}})
+	rec := httptest.NewRecorder()
+	answered := make(chan struct{})
+	go func() {
+		defer close(answered)
+		h.ServeHTTP(rec, httptest.NewRequest("POST", "/_webhook", strings.NewReader(receiveLine)))
+	}()
+	select {
+	case <-answered:
+		t.Fatalf("answered %d before the frame was durable", rec.Code)
+	case <-time.After(50 * time.Millisecond):
+	}
+	if st := p.Stats(); st.Accepted != 1 {
+		t.Errorf("accepted = %d while waiting for the disk; want 1 (queued first)", st.Accepted)
+	}
+	release <- errors.New("disk full")
+	<-answered
+	if rec.Code != 200 {
+		t.Errorf("status after a failed Durable = %d; want 200", rec.Code)
+	}
+	if got := post(t, h, "POST", "/_webhook", receiveLine); got != 503 || calls != 1 {
+		t.Errorf("a refused frame: status %d after %d Durable calls; want 503 after 1", got, calls)
+	}
+}
+
 // Connected follows the probe, and a webhook POST counts as proof of life.
 func TestWebhookWatch(t *testing.T) {
 	p := webhookPipeline(t, 10)

@@ -19,6 +19,7 @@
 package journal
 
 import (
+	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -204,6 +205,21 @@ func (j *Journal) Add(raw []byte, readAt time.Time, synthetic bool, seen Seen) u
 	}
 	j.mu.Unlock()
 	return id
+}
+
+// Sync waits until every frame journaled so far is on disk, having the state
+// writer commit now rather than at the end of its window (store.Writer.Flush).
+// The webhook calls it before it answers 200, so a frame the REST API was told
+// is taken survives a kill -9 right after. With the journal off it returns at
+// once.
+func (j *Journal) Sync(ctx context.Context) error {
+	if !j.Enabled() {
+		return nil
+	}
+	if err := j.w.Flush(ctx, j.w.Last()); err != nil {
+		return fmt.Errorf("journal: %w", err)
+	}
+	return nil
 }
 
 // Done forgets the frame of id: its outcome is final. The entry's removal

@@ -293,3 +293,42 @@ func TestWriterStatsFailingUntilACommitSucceeds(t *testing.T) {
 		t.Errorf("Stats after the retry committed = %+v; want not failing, none pending", st)
 	}
 }
+
+// Flush has the writer commit at once instead of at the end of its window:
+// with an hour's interval, a use is in the file as soon as Flush returns, in
+// one commit, and a later use is again left to the (unreached) window.
+func TestFlushCommitsNow(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "bot.db")
+	s, err := Open(path, Options{CommitInterval: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	t0 := time.Unix(1_700_000_000, 0)
+	if _, err := s.Use("alice", "direct", "pomoc", t0, 0); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	w := s.Writer()
+	if err := w.Flush(ctx, w.Last()); err != nil {
+		t.Fatalf("Flush: %v", err)
+	}
+	if got, _ := fileUse(t, snapshot(t, path), "alice", "direct", "pomoc"); got != 1 {
+		t.Errorf("file after Flush: alice %d; want 1", got)
+	}
+	if st := s.Stats(); st.Pending != 0 || st.Commits != 1 {
+		t.Errorf("Stats after Flush = %+v; want nothing pending, 1 commit", st)
+	}
+	if err := w.Flush(ctx, w.Last()); err != nil { // nothing new: returns at once
+		t.Fatalf("second Flush: %v", err)
+	}
+	if _, err := s.Use("bob", "direct", "pomoc", t0, 0); err != nil {
+		t.Fatal(err)
+	}
+	short, cancelShort := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancelShort()
+	if err := w.Wait(short, w.Last()); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("Wait for a use without Flush = %v; want the deadline (Wait does not hurry the writer)", err)
+	}
+}

@@ -42,10 +42,11 @@ type Writer struct {
 	closed    bool
 	stats     WriterStats
 
-	kick chan struct{} // cap 1: the queue went from empty to not empty
-	stop chan struct{}
-	done chan struct{}
-	err  error // the last commit's, set before done closes
+	kick  chan struct{} // cap 1: the queue went from empty to not empty
+	hurry chan struct{} // cap 1: someone waits in Flush: end the window now
+	stop  chan struct{}
+	done  chan struct{}
+	err   error // the last commit's, set before done closes
 }
 
 // WriterStats describe the writer for /healthz.
@@ -66,6 +67,7 @@ func newWriter(db *bolt.DB, interval time.Duration, log *slog.Logger) *Writer {
 		db: db, interval: interval, log: log,
 		changed: make(chan struct{}),
 		kick:    make(chan struct{}, 1),
+		hurry:   make(chan struct{}, 1),
 		stop:    make(chan struct{}),
 		done:    make(chan struct{}),
 	}
@@ -125,6 +127,26 @@ func (w *Writer) Wait(ctx context.Context, ticket uint64) error {
 	}
 }
 
+// Flush waits, as Wait does, until the record of ticket and every one before
+// it is on disk, and has the writer commit now instead of at the end of its
+// window: a caller that must not answer before its record is durable (the
+// webhook, whose 200 tells the REST API the frame is taken) waits for one
+// commit, not for STATE_COMMIT_INTERVAL. Records added meanwhile by others
+// go in the same commit, so concurrent callers still share one fsync.
+func (w *Writer) Flush(ctx context.Context, ticket uint64) error {
+	w.mu.Lock()
+	ok := w.committed >= ticket
+	w.mu.Unlock()
+	if ok {
+		return nil
+	}
+	select {
+	case w.hurry <- struct{}{}:
+	default: // a hurry is already pending
+	}
+	return w.Wait(ctx, ticket)
+}
+
 // Stats reports the queue and the commits so far.
 func (w *Writer) Stats() WriterStats {
 	w.mu.Lock()
@@ -162,13 +184,13 @@ func (w *Writer) run() {
 		w.mu.Lock()
 		due := w.firstAt.Add(w.interval)
 		w.mu.Unlock()
-		if !w.sleep(time.Until(due)) {
+		if !w.sleep(time.Until(due), w.hurry) {
 			w.err = w.commit()
 			return
 		}
 		for w.commit() != nil { // a failed batch stays queued, in front
 			retry = min(max(2*retry, time.Millisecond), maxRetry)
-			if !w.sleep(retry) {
+			if !w.sleep(retry, nil) { // a failing disk is not hurried
 				w.err = w.commit()
 				return
 			}
@@ -177,8 +199,9 @@ func (w *Writer) run() {
 	}
 }
 
-// sleep waits d; false means Close was called meanwhile.
-func (w *Writer) sleep(d time.Duration) bool {
+// sleep waits d, or less if hurry (nil: never) delivers; false means Close
+// was called meanwhile.
+func (w *Writer) sleep(d time.Duration, hurry <-chan struct{}) bool {
 	if d <= 0 {
 		return true
 	}
@@ -186,6 +209,8 @@ func (w *Writer) sleep(d time.Duration) bool {
 	defer t.Stop()
 	select {
 	case <-t.C:
+		return true
+	case <-hurry:
 		return true
 	case <-w.stop:
 		return false
