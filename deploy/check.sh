@@ -393,4 +393,9 @@ else
 	ok "started on the first connection, answered it on 127.0.0.1:$port (HTTP_ADDR ignored), clean exit"
 fi
 
+step "deploy/restartloss.sh parses, and the tool it runs builds (running it needs a Docker engine)"
+sh -n deploy/restartloss.sh || fail "deploy/restartloss.sh does not parse"
+go build -o "$tmp/restartloss" ./tool/restartloss || fail "tool/restartloss does not build"
+ok "sh -n and go build"
+
 printf '\ndeploy checks passed in %ds\n' "$SECONDS"
