@@ -10,15 +10,14 @@ package bot
 
 import (
 	"context"
-	"fmt"
 	"log/slog"
-	"strings"
 	"sync"
 	"time"
 
 	"go.opentelemetry.io/otel/trace"
 
 	"signal-bot/pkg/commands"
+	"signal-bot/pkg/fields"
 	"signal-bot/pkg/outbound"
 	"signal-bot/pkg/signalapi"
 	"signal-bot/pkg/store"
@@ -92,24 +91,14 @@ type Bot struct {
 // Gate, naming each: the bot has no stand-ins of its own for them (the gate's
 // pauses are config's RATE_LIMIT_PAUSE and RATE_LIMIT_PAUSE_MAX).
 func New(d Deps) (*Bot, error) {
-	var bad []string
-	if d.API == nil {
-		bad = append(bad, "Deps.API")
-	}
-	if d.Registry == nil {
-		bad = append(bad, "Deps.Registry")
-	}
-	if d.Store == nil {
-		bad = append(bad, "Deps.Store")
-	}
-	if d.Tracer == nil {
-		bad = append(bad, "Deps.Tracer")
-	}
-	if d.Gate == nil {
-		bad = append(bad, "Deps.Gate")
-	}
-	if len(bad) > 0 {
-		return nil, fmt.Errorf("bot: %s required", strings.Join(bad, ", "))
+	if err := fields.Missing("bot",
+		fields.That(d.API != nil, "Deps.API"),
+		fields.That(d.Registry != nil, "Deps.Registry"),
+		fields.That(d.Store != nil, "Deps.Store"),
+		fields.That(d.Tracer != nil, "Deps.Tracer"),
+		fields.That(d.Gate != nil, "Deps.Gate"),
+	); err != nil {
+		return nil, err
 	}
 	if d.Now == nil {
 		d.Now = time.Now

@@ -1,11 +1,11 @@
 package httpapi
 
 import (
-	"fmt"
 	"net"
 	"net/http"
-	"strings"
 	"time"
+
+	"signal-bot/pkg/fields"
 )
 
 // ServerLimits are the bounds of the bot's HTTP server.
@@ -30,18 +30,12 @@ const headerTimeout = 5 * time.Second
 // It refuses limits without MaxConns, Idle or Handler (HTTP_MAX_CONNS,
 // HTTP_IDLE_TIMEOUT, SELFTEST_TIMEOUT), naming each.
 func NewServer(h http.Handler, ln net.Listener, lim ServerLimits) (*http.Server, net.Listener, error) {
-	var bad []string
-	if lim.MaxConns < 1 {
-		bad = append(bad, "ServerLimits.MaxConns must be > 0")
-	}
-	if lim.Idle <= 0 {
-		bad = append(bad, "ServerLimits.Idle must be > 0")
-	}
-	if lim.Handler <= 0 {
-		bad = append(bad, "ServerLimits.Handler must be > 0")
-	}
-	if len(bad) > 0 {
-		return nil, nil, fmt.Errorf("httpapi: %s", strings.Join(bad, "; "))
+	if err := fields.Check("httpapi",
+		fields.Positive("ServerLimits.MaxConns", lim.MaxConns),
+		fields.Positive("ServerLimits.Idle", lim.Idle),
+		fields.Positive("ServerLimits.Handler", lim.Handler),
+	); err != nil {
+		return nil, nil, err
 	}
 	cl := newConnLimit(lim.MaxConns)
 	srv := &http.Server{

@@ -17,6 +17,7 @@ import (
 
 	"signal-bot/pkg/bot"
 	"signal-bot/pkg/commands"
+	"signal-bot/pkg/fields"
 	"signal-bot/pkg/journal"
 	"signal-bot/pkg/pipeline"
 	"signal-bot/pkg/signalid"
@@ -65,27 +66,15 @@ type Server struct {
 // the registry, the selftest identity or its wait (SELFTEST_SENDER,
 // SELFTEST_TIMEOUT), naming each.
 func New(d Deps) (*Server, error) {
-	var bad []string
-	if d.Pipeline == nil {
-		bad = append(bad, "Deps.Pipeline is required")
-	}
-	if d.Bot == nil {
-		bad = append(bad, "Deps.Bot is required")
-	}
-	if d.Registry == nil {
-		bad = append(bad, "Deps.Registry is required")
-	}
-	if d.Sender == "" {
-		bad = append(bad, "Deps.Sender is required")
-	}
-	if d.Timeout <= 0 {
-		bad = append(bad, "Deps.Timeout must be > 0")
-	}
-	if d.Rate < 0 {
-		bad = append(bad, "Deps.Rate must not be negative")
-	}
-	if len(bad) > 0 {
-		return nil, fmt.Errorf("httpapi: %s", strings.Join(bad, "; "))
+	if err := fields.Check("httpapi",
+		fields.That(d.Pipeline != nil, "Deps.Pipeline is required"),
+		fields.That(d.Bot != nil, "Deps.Bot is required"),
+		fields.That(d.Registry != nil, "Deps.Registry is required"),
+		fields.Required("Deps.Sender", d.Sender),
+		fields.Positive("Deps.Timeout", d.Timeout),
+		fields.NotNegative("Deps.Rate", d.Rate),
+	); err != nil {
+		return nil, err
 	}
 	s := &Server{d: d, mux: http.NewServeMux(), lim: newLimiter(d.Rate)}
 	s.mux.HandleFunc("/_selftest", s.auth(s.limit(s.selftest)))

@@ -24,12 +24,12 @@ import (
 	"errors"
 	"fmt"
 	"sort"
-	"strings"
 	"sync"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
 
+	"signal-bot/pkg/fields"
 	"signal-bot/pkg/store"
 )
 
@@ -155,20 +155,11 @@ func Open(s *store.Store, cfg Config) (*Journal, Left, error) {
 
 // check names every bound of c that is out of range.
 func (c Config) check() error {
-	var bad []string
-	if c.MaxFrames < 0 {
-		bad = append(bad, "Config.MaxFrames must not be negative")
-	}
-	if c.MaxFrames > 0 && c.MaxBytes <= 0 {
-		bad = append(bad, "Config.MaxBytes must be > 0 with MaxFrames > 0")
-	}
-	if c.MaxSeen < 0 {
-		bad = append(bad, "Config.MaxSeen must not be negative")
-	}
-	if len(bad) > 0 {
-		return fmt.Errorf("journal: %s", strings.Join(bad, "; "))
-	}
-	return nil
+	return fields.Check("journal",
+		fields.NotNegative("Config.MaxFrames", c.MaxFrames),
+		fields.That(c.MaxFrames <= 0 || c.MaxBytes > 0, "Config.MaxBytes must be > 0 with MaxFrames > 0"),
+		fields.NotNegative("Config.MaxSeen", c.MaxSeen),
+	)
 }
 
 // Enabled reports whether frames are journaled at all.

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"strings"
 	"sync"
 	"time"
 
@@ -13,6 +12,7 @@ import (
 	"go.opentelemetry.io/otel/trace/noop"
 
 	"signal-bot/pkg/commands"
+	"signal-bot/pkg/fields"
 )
 
 // PoolConfig configures a Pool. Its sizes and times have no defaults here:
@@ -118,29 +118,14 @@ func newPool(ctx context.Context, src *Source, cfg PoolConfig) (*Pool, error) {
 
 // check names every field of c that is missing or out of range.
 func (c PoolConfig) check() error {
-	var bad []string
-	if c.Size <= 0 {
-		bad = append(bad, "PoolConfig.Size must be > 0")
-	}
-	if c.MaxBytes <= 0 {
-		bad = append(bad, "PoolConfig.MaxBytes must be > 0")
-	}
-	if c.Concurrency <= 0 {
-		bad = append(bad, "PoolConfig.Concurrency must be > 0")
-	}
-	if c.BackoffMin <= 0 {
-		bad = append(bad, "PoolConfig.BackoffMin must be > 0")
-	}
-	if c.BackoffMax < c.BackoffMin || c.BackoffMax <= 0 {
-		bad = append(bad, "PoolConfig.BackoffMax must be > 0 and at least BackoffMin")
-	}
-	if c.Timeout <= 0 {
-		bad = append(bad, "PoolConfig.Timeout must be > 0")
-	}
-	if len(bad) > 0 {
-		return fmt.Errorf("pictures: %s", strings.Join(bad, "; "))
-	}
-	return nil
+	return fields.Check("pictures",
+		fields.Positive("PoolConfig.Size", c.Size),
+		fields.Positive("PoolConfig.MaxBytes", c.MaxBytes),
+		fields.Positive("PoolConfig.Concurrency", c.Concurrency),
+		fields.Positive("PoolConfig.BackoffMin", c.BackoffMin),
+		fields.That(c.BackoffMax > 0 && c.BackoffMax >= c.BackoffMin, "PoolConfig.BackoffMax must be > 0 and at least BackoffMin"),
+		fields.Positive("PoolConfig.Timeout", c.Timeout),
+	)
 }
 
 // Picture takes the oldest ready picture, or fetches one inline when none is

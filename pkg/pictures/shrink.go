@@ -6,9 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"image"
-	"strings"
 
 	"golang.org/x/image/draw"
+
+	"signal-bot/pkg/fields"
 )
 
 // ErrUndecodable means a picture's bytes do not decode as a JPEG, PNG, GIF or
@@ -123,17 +124,15 @@ func ShrinkWithin(ctx context.Context, data []byte, opts Options, budget *Budget
 
 // check names every field of o that is missing or out of range.
 func (o Options) check() error {
-	var bad []string
-	if o.Quality < 1 || o.Quality > 100 {
-		bad = append(bad, fmt.Sprintf("Options.Quality must be 1 to 100, got %d", o.Quality))
+	return fields.Check("pictures", o.problems()...)
+}
+
+// problems gives, per field of o, what is wrong with it or "".
+func (o Options) problems() []string {
+	return []string{
+		fields.That(o.Quality >= 1 && o.Quality <= 100, fmt.Sprintf("Options.Quality must be 1 to 100, got %d", o.Quality)),
+		fields.Positive("Options.MaxDecodeBytes", o.MaxDecodeBytes),
 	}
-	if o.MaxDecodeBytes <= 0 {
-		bad = append(bad, "Options.MaxDecodeBytes must be > 0")
-	}
-	if len(bad) > 0 {
-		return fmt.Errorf("pictures: %s", strings.Join(bad, "; "))
-	}
-	return nil
 }
 
 // withConstants fills the zero fields of o that are constants of the code,

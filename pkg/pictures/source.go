@@ -13,6 +13,7 @@ import (
 	"go.opentelemetry.io/otel/trace/noop"
 
 	"signal-bot/pkg/commands"
+	"signal-bot/pkg/fields"
 	"signal-bot/pkg/signalapi"
 	"signal-bot/pkg/telemetry"
 	"signal-bot/pkg/upstream"
@@ -56,18 +57,12 @@ var _ commands.PictureSource = (*Source)(nil)
 // NewSource returns a Source for cfg. It refuses a cfg without Name, Fetcher
 // or the Shrink options Shrink needs, naming each.
 func NewSource(cfg SourceConfig) (*Source, error) {
-	var bad []string
-	if cfg.Name == "" {
-		bad = append(bad, "SourceConfig.Name is required")
-	}
-	if cfg.Fetcher == nil {
-		bad = append(bad, "SourceConfig.Fetcher is required")
-	}
-	if err := cfg.Shrink.check(); err != nil {
-		bad = append(bad, "SourceConfig.Shrink: "+strings.TrimPrefix(err.Error(), "pictures: "))
-	}
-	if len(bad) > 0 {
-		return nil, fmt.Errorf("pictures: %s", strings.Join(bad, "; "))
+	if err := fields.Check("pictures",
+		fields.Required("SourceConfig.Name", cfg.Name),
+		fields.That(cfg.Fetcher != nil, "SourceConfig.Fetcher is required"),
+		fields.Within("SourceConfig.Shrink", cfg.Shrink.problems()...),
+	); err != nil {
+		return nil, err
 	}
 	tp := cfg.Tracer
 	if tp == nil {

@@ -7,9 +7,7 @@ package pipeline
 import (
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -18,6 +16,7 @@ import (
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/trace"
 
+	"signal-bot/pkg/fields"
 	"signal-bot/pkg/telemetry"
 )
 
@@ -139,26 +138,13 @@ func New[M any](cfg Config, tp trace.TracerProvider, h Handler[M]) (*Pipeline[M]
 
 // check names every size of c that is missing or out of range.
 func (c Config) check() error {
-	var bad []string
-	if c.Limit <= 0 {
-		bad = append(bad, "Config.Limit must be > 0")
-	}
-	if c.QueueDepth <= 0 {
-		bad = append(bad, "Config.QueueDepth must be > 0")
-	}
-	if c.FrameTimeout <= 0 {
-		bad = append(bad, "Config.FrameTimeout must be > 0")
-	}
-	if c.SenderQueue <= 0 {
-		bad = append(bad, "Config.SenderQueue must be > 0")
-	}
-	if c.QueueBytes <= 0 {
-		bad = append(bad, "Config.QueueBytes must be > 0")
-	}
-	if len(bad) > 0 {
-		return fmt.Errorf("pipeline: %s", strings.Join(bad, "; "))
-	}
-	return nil
+	return fields.Check("pipeline",
+		fields.Positive("Config.Limit", c.Limit),
+		fields.Positive("Config.QueueDepth", c.QueueDepth),
+		fields.Positive("Config.FrameTimeout", c.FrameTimeout),
+		fields.Positive("Config.SenderQueue", c.SenderQueue),
+		fields.Positive("Config.QueueBytes", c.QueueBytes),
+	)
 }
 
 // Offer starts the frame's trace, has the handler decode it and queues it

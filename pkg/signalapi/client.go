@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+
+	"signal-bot/pkg/fields"
 )
 
 // Config says where the REST API is and which account the bot is. Its
@@ -54,26 +56,13 @@ func New(cfg Config, hc *http.Client) (*Client, error) {
 
 // check names every field of c that is missing or out of range.
 func (c Config) check() error {
-	var bad []string
-	if c.BaseURL == "" {
-		bad = append(bad, "Config.BaseURL is required")
-	}
-	if c.Number == "" {
-		bad = append(bad, "Config.Number is required")
-	}
-	if c.CallTimeout <= 0 {
-		bad = append(bad, "Config.CallTimeout must be > 0")
-	}
-	if c.SendTimeout <= 0 {
-		bad = append(bad, "Config.SendTimeout must be > 0")
-	}
-	if c.ReadTimeout <= 0 {
-		bad = append(bad, "Config.ReadTimeout must be > 0")
-	}
-	if len(bad) > 0 {
-		return fmt.Errorf("signalapi: %s", strings.Join(bad, "; "))
-	}
-	return nil
+	return fields.Check("signalapi",
+		fields.Required("Config.BaseURL", c.BaseURL),
+		fields.Required("Config.Number", c.Number),
+		fields.Positive("Config.CallTimeout", c.CallTimeout),
+		fields.Positive("Config.SendTimeout", c.SendTimeout),
+		fields.Positive("Config.ReadTimeout", c.ReadTimeout),
+	)
 }
 
 // Number is the bot's account.

@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+
+	"signal-bot/pkg/fields"
 )
 
 // Operation names used in *Error.Op by the Cat API client.
@@ -48,18 +50,12 @@ type CatAPI struct {
 // http.DefaultClient). It refuses a cfg without BaseURL, Size or MaxBytes,
 // naming each.
 func NewCatAPI(hc *http.Client, cfg CatAPIConfig) (*CatAPI, error) {
-	var bad []string
-	if cfg.BaseURL == "" {
-		bad = append(bad, "CatAPIConfig.BaseURL is required")
-	}
-	if cfg.Size == "" {
-		bad = append(bad, "CatAPIConfig.Size is required")
-	}
-	if cfg.MaxBytes <= 0 {
-		bad = append(bad, "CatAPIConfig.MaxBytes must be > 0")
-	}
-	if len(bad) > 0 {
-		return nil, fmt.Errorf("upstream: %s", strings.Join(bad, "; "))
+	if err := fields.Check("upstream",
+		fields.Required("CatAPIConfig.BaseURL", cfg.BaseURL),
+		fields.Required("CatAPIConfig.Size", cfg.Size),
+		fields.Positive("CatAPIConfig.MaxBytes", cfg.MaxBytes),
+	); err != nil {
+		return nil, err
 	}
 	if hc == nil {
 		hc = http.DefaultClient

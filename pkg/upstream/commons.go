@@ -2,12 +2,12 @@ package upstream
 
 import (
 	"context"
-	"fmt"
 	"math/rand/v2"
 	"net/http"
-	"strings"
 	"sync"
 	"time"
+
+	"signal-bot/pkg/fields"
 )
 
 // Operation names used in *Error.Op by the Commons client.
@@ -72,24 +72,14 @@ type Commons struct {
 // http.DefaultClient). It refuses a cfg without APIURL, Category, ThumbWidth,
 // UserAgent or MaxBytes, naming each.
 func NewCommons(hc *http.Client, cfg CommonsConfig) (*Commons, error) {
-	var bad []string
-	if cfg.APIURL == "" {
-		bad = append(bad, "CommonsConfig.APIURL is required")
-	}
-	if cfg.Category == "" {
-		bad = append(bad, "CommonsConfig.Category is required")
-	}
-	if cfg.ThumbWidth == 0 {
-		bad = append(bad, "CommonsConfig.ThumbWidth is required (negative: originals)")
-	}
-	if cfg.UserAgent == "" {
-		bad = append(bad, "CommonsConfig.UserAgent is required")
-	}
-	if cfg.MaxBytes <= 0 {
-		bad = append(bad, "CommonsConfig.MaxBytes must be > 0")
-	}
-	if len(bad) > 0 {
-		return nil, fmt.Errorf("upstream: %s", strings.Join(bad, "; "))
+	if err := fields.Check("upstream",
+		fields.Required("CommonsConfig.APIURL", cfg.APIURL),
+		fields.Required("CommonsConfig.Category", cfg.Category),
+		fields.That(cfg.ThumbWidth != 0, "CommonsConfig.ThumbWidth is required (negative: originals)"),
+		fields.Required("CommonsConfig.UserAgent", cfg.UserAgent),
+		fields.Positive("CommonsConfig.MaxBytes", cfg.MaxBytes),
+	); err != nil {
+		return nil, err
 	}
 	if hc == nil {
 		hc = http.DefaultClient
