@@ -64,9 +64,10 @@ type rpcLine struct {
 	} `json:"error"`
 }
 
-// ServeHTTP takes one POST: 200 once the frame is queued, or for a notification other than
-// "receive" (ignored, as the REST API ignores them); 503 when the FIFO is full or closed, so
-// the REST API logs the loss; 400 for a body that is no JSON-RPC receive line.
+// ServeHTTP takes one POST: 200 once the frame is queued and on disk (WebhookConfig.Durable),
+// or for a notification other than "receive" (ignored, as the REST API ignores them); 503 when
+// the FIFO is full or closed, so the REST API logs the loss; 400 for a body that is no
+// JSON-RPC receive line.
 func (h *Webhook) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPost {
 		methodNotAllowed(w, http.MethodPost)
