@@ -17,7 +17,7 @@ func TestImportRules(t *testing.T) {
 	if len(imports) < 15 {
 		t.Fatalf("found %d packages; want the whole module", len(imports))
 	}
-	leaves := []string{"pkg/backoff", "pkg/fields", "pkg/signalid", "pkg/store", "pkg/fakeup"}
+	leaves := []string{"pkg/activation", "pkg/backoff", "pkg/fields", "pkg/outbound", "pkg/signalid", "pkg/store", "pkg/fakeup"}
 	testOnly := []string{"pkg/sim", "pkg/fakeup", "pkg/botest"}
 	for pkg, deps := range imports {
 		for _, dep := range deps {
