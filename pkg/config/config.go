@@ -118,42 +118,33 @@ func Load(ctx context.Context, l envconfig.Lookuper) (Config, error) {
 // that is empty or zero: they have no stand-in values of their own, so the
 // message names the variable here rather than a field of theirs at start.
 func (c Config) checkRequired() error {
-	positive := []struct {
-		name string
-		d    time.Duration
+	positive := func(d time.Duration) string { return fmt.Sprintf("must be positive, got %s", d) }
+	const notEmpty = "must not be empty"
+	u, srv := c.Upstreams, c.Server
+	for _, r := range []struct {
+		name    string
+		ok      bool
+		problem string
 	}{
-		{"FRAME_TIMEOUT", c.Pipeline.FrameTimeout},
-		{"CALL_TIMEOUT", c.Signal.CallTimeout},
-		{"SEND_TIMEOUT", c.Signal.SendTimeout},
-		{"WS_READ_TIMEOUT", c.Signal.ReadTimeout},
-		{"UPSTREAM_TIMEOUT", c.Upstreams.Timeout},
-		{"SELFTEST_TIMEOUT", c.Server.SelftestTimeout},
-	}
-	for _, p := range positive {
-		if p.d <= 0 {
-			return fmt.Errorf("configuration: %s must be positive, got %s", p.name, p.d)
+		{"FRAME_TIMEOUT", c.Pipeline.FrameTimeout > 0, positive(c.Pipeline.FrameTimeout)},
+		{"CALL_TIMEOUT", c.Signal.CallTimeout > 0, positive(c.Signal.CallTimeout)},
+		{"SEND_TIMEOUT", c.Signal.SendTimeout > 0, positive(c.Signal.SendTimeout)},
+		{"WS_READ_TIMEOUT", c.Signal.ReadTimeout > 0, positive(c.Signal.ReadTimeout)},
+		{"UPSTREAM_TIMEOUT", u.Timeout > 0, positive(u.Timeout)},
+		{"SELFTEST_TIMEOUT", srv.SelftestTimeout > 0, positive(srv.SelftestTimeout)},
+		{"CAT_API_URL", strings.TrimSpace(u.CatAPIURL) != "", notEmpty},
+		{"CAT_SIZE", strings.TrimSpace(u.CatSize) != "", notEmpty},
+		{"COMMONS_API_URL", strings.TrimSpace(u.CommonsAPIURL) != "", notEmpty},
+		{"COMMONS_CATEGORY", strings.TrimSpace(u.CommonsCat) != "", notEmpty},
+		{"USER_AGENT", strings.TrimSpace(u.UserAgent) != "", notEmpty},
+		{"SELFTEST_SENDER", strings.TrimSpace(srv.SelftestSender) != "", notEmpty},
+		{"MAX_IMAGE_BYTES", u.MaxImageBytes >= 1, fmt.Sprintf("must be at least 1, got %d", u.MaxImageBytes)},
+		{"COMMONS_THUMB_WIDTH", u.ThumbWidth != 0, "must not be 0 (negative: originals)"},
+		{"SELFTEST_RATE", srv.SelftestRate >= 0, fmt.Sprintf("must not be negative, got %v", srv.SelftestRate)},
+	} {
+		if !r.ok {
+			return fmt.Errorf("configuration: %s %s", r.name, r.problem)
 		}
-	}
-	set := []struct{ name, v string }{
-		{"CAT_API_URL", c.Upstreams.CatAPIURL},
-		{"CAT_SIZE", c.Upstreams.CatSize},
-		{"COMMONS_API_URL", c.Upstreams.CommonsAPIURL},
-		{"COMMONS_CATEGORY", c.Upstreams.CommonsCat},
-		{"USER_AGENT", c.Upstreams.UserAgent},
-		{"SELFTEST_SENDER", c.Server.SelftestSender},
-	}
-	for _, s := range set {
-		if strings.TrimSpace(s.v) == "" {
-			return fmt.Errorf("configuration: %s must not be empty", s.name)
-		}
-	}
-	switch {
-	case c.Upstreams.MaxImageBytes < 1:
-		return fmt.Errorf("configuration: MAX_IMAGE_BYTES must be at least 1, got %d", c.Upstreams.MaxImageBytes)
-	case c.Upstreams.ThumbWidth == 0:
-		return fmt.Errorf("configuration: COMMONS_THUMB_WIDTH must not be 0 (negative: originals)")
-	case c.Server.SelftestRate < 0:
-		return fmt.Errorf("configuration: SELFTEST_RATE must not be negative, got %v", c.Server.SelftestRate)
 	}
 	return nil
 }
