@@ -66,7 +66,7 @@ type Upstreams struct {
 	Timeout       time.Duration `env:"UPSTREAM_TIMEOUT, default=15s" help:"timeout of one picture fetch"`
 	MaxImageBytes int64         `env:"MAX_IMAGE_BYTES, default=10485760" help:"largest picture downloaded"`
 	// Allow is the only way past the fetch policy (docs/faults.md, hostile input).
-	Allow []string `env:"UPSTREAM_ALLOW" help:"addresses upstream calls may reach although not public, also over plain http: IP, IP:port or CIDR, comma-separated (an internal mirror)"`
+	Allow []string `env:"UPSTREAM_ALLOW" help:"addresses upstream calls may reach although not public, also over plain http: IP or CIDR (port 443 only), IP:port, [IPv6]:port or CIDR:port, comma-separated (an internal mirror)"`
 }
 
 // Server configures the bot's own HTTP endpoints.
