@@ -210,6 +210,9 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 	}); err != nil {
 		return nil, err
 	}
+	if err := a.metrics.ObserveHealth(a.healthStats); err != nil {
+		return nil, fmt.Errorf("health metrics: %w", err)
+	}
 	pc := pipelineConfig(cfg)
 	pc.Accepted, pc.Finished, pc.Log = a.journalAdd, a.journal.Done, a.log
 	if a.pipe, err = pipeline.New(pc, tp, a.bot); err != nil {
