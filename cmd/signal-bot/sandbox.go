@@ -106,21 +106,39 @@ func (sb *sandbox) readLines(ctx context.Context, in io.Reader, log *slog.Logger
 
 // printReplies prints every /v2/send the simulator receives.
 func (sb *sandbox) printReplies(ctx context.Context, out io.Writer) {
-	for n := 1; ; n++ {
-		sent, err := sb.sim.WaitSent(ctx, n)
-		if err != nil {
-			return
-		}
-		m := sent[n-1]
+	p := replyPrinter{sim: sb.sim, out: out}
+	for p.printNext(ctx) == nil {
+	}
+}
+
+// replyPrinter prints the simulator's sends as they would look in the chat.
+// It remembers how many it has printed and asks the simulator only for the
+// ones after those, so the 100,000th reply costs what the 10th does.
+type replyPrinter struct {
+	sim  *sim.Sim
+	out  io.Writer
+	next int // sends printed so far
+}
+
+// printNext waits for sends not printed yet and prints them; it returns
+// ctx's error when ctx ends first.
+func (p *replyPrinter) printNext(ctx context.Context) error {
+	sent, err := p.sim.SentAfter(ctx, p.next)
+	if err != nil {
+		return err
+	}
+	p.next += len(sent)
+	for _, m := range sent {
 		to := strings.Join(m.Recipients, ",")
 		if to == sim.TestGroup().ID() {
 			to = sim.TestGroup().Alias
 		}
-		fmt.Fprintf(out, "bot → %s: %s\n", to, strings.ReplaceAll(m.Message, "\n", "\n    "))
+		fmt.Fprintf(p.out, "bot → %s: %s\n", to, strings.ReplaceAll(m.Message, "\n", "\n    "))
 		for _, a := range m.Attachments {
-			fmt.Fprintf(out, "    [picture %s %s, %d bytes, %dx%d]\n", a.Filename, a.MIME, a.Size, a.Width, a.Height)
+			fmt.Fprintf(p.out, "    [picture %s %s, %d bytes, %dx%d]\n", a.Filename, a.MIME, a.Size, a.Width, a.Height)
 		}
 	}
+	return nil
 }
 
 // Close stops the sandbox's loops and servers.
