@@ -159,7 +159,7 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 	if err != nil {
 		return nil, err
 	}
-	a.log.Info("signal-cli-rest-api found", "version", about.Version, "mode", about.Mode)
+	a.logAbout(about)
 	groups, err := resolveGroups(cfg.Commands)
 	if err != nil {
 		return nil, err
