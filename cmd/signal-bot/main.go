@@ -9,6 +9,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"os/signal"
@@ -30,8 +31,20 @@ type usageError struct{ error }
 
 func (e usageError) Unwrap() error { return e.error }
 
+// stdio is where the process reads its settings and typed lines, and writes
+// its screen and log.
+type stdio struct {
+	env    envconfig.Lookuper
+	in     io.Reader
+	out    io.Writer // the sandbox's screen
+	errOut io.Writer // the log, outside the sandbox
+}
+
 func main() {
-	if err := run(); err != nil {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := run(ctx, os.Args[1:], stdio{env: envconfig.OsLookuper(), in: os.Stdin, out: os.Stdout, errOut: os.Stderr})
+	stop()
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "signal-bot:", err)
 		if errors.As(err, new(usageError)) {
 			os.Exit(2)
@@ -40,35 +53,39 @@ func main() {
 	}
 }
 
-func run() (err error) {
+func run(ctx context.Context, args []string, sio stdio) (err error) {
 	fs := flag.NewFlagSet("signal-bot", flag.ContinueOnError)
-	fs.Usage = func() { config.Usage(os.Stderr) }
-	if err := fs.Parse(os.Args[1:]); err != nil {
+	fs.SetOutput(sio.errOut)
+	fs.Usage = func() { config.Usage(sio.errOut) }
+	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil
 		}
 		return usageError{err}
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-
-	cfg, err := config.Load(ctx, envconfig.OsLookuper())
+	cfg, err := config.Load(ctx, sio.env)
 	if err != nil {
 		return usageError{err}
 	}
-	log := slog.New(telemetry.NewLogHandler(slog.NewTextHandler(os.Stderr, nil)))
+	level, err := cfg.Log.SlogLevel()
+	if err != nil {
+		return usageError{err}
+	}
 	// config.Load refuses SIGNAL_NUMBER without SIGNAL_API_URL: the sandbox
 	// runs only when neither is set, as on a fresh machine.
-	sandbox := cfg.Signal.APIURL == ""
-	if sandbox {
-		if _, set := os.LookupEnv("STATE_PATH"); !set {
+	opts := app.Options{Version: version, Sandbox: cfg.Signal.APIURL == ""}
+	if opts.Sandbox {
+		if _, set := sio.env.Lookup("STATE_PATH"); !set {
 			cfg.State.Path = sandboxStatePath // never the production file by default
 		}
-		sb, err := startSandbox(ctx, &cfg, log, os.Stdin, os.Stdout)
+		sb, err := startSandbox(ctx, &cfg, level, sio)
 		if err != nil {
 			return err
 		}
 		defer func() { err = errors.Join(err, sb.Close()) }()
+		opts.Log, opts.Served = sb.log, sb.printServed
+	} else {
+		opts.Log = newLogger(sio.errOut, level)
 	}
 	ln, err := activation.Listener(os.LookupEnv, os.Getpid())
 	if err != nil {
@@ -77,10 +94,16 @@ func run() (err error) {
 	for _, v := range []string{activation.EnvPID, activation.EnvFDs, activation.EnvFDNames} {
 		os.Unsetenv(v) // not for any process this one starts
 	}
-	a, err := app.New(ctx, cfg, app.Options{Log: log, Version: version, Sandbox: sandbox, Listener: ln})
+	opts.Listener = ln
+	a, err := app.New(ctx, cfg, opts)
 	if err != nil {
 		return err
 	}
-	log.Info("signal-bot running", "version", version, "http", "http://"+a.HTTPAddr(), "limit", cfg.Pipeline.Limit, "queue_depth", cfg.Pipeline.QueueDepth)
+	opts.Log.Info("signal-bot running", "version", version, "http", "http://"+a.HTTPAddr(), "limit", cfg.Pipeline.Limit, "queue_depth", cfg.Pipeline.QueueDepth)
 	return a.Run(ctx)
+}
+
+// newLogger is the bot's structured log on w, from level up.
+func newLogger(w io.Writer, level slog.Level) *slog.Logger {
+	return slog.New(telemetry.NewLogHandler(slog.NewTextHandler(w, &slog.HandlerOptions{Level: level})))
 }
