@@ -46,6 +46,22 @@ func TestReplyPrinter(t *testing.T) {
 	if out.String() != want {
 		t.Errorf("printed %q; want %q", out.String(), want)
 	}
+	// flush prints what is there at once; printNext then goes on after it.
+	send(t, s, "four")
+	if err := p.flush(); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.flush(); err != nil { // nothing new: prints nothing, does not wait
+		t.Fatal(err)
+	}
+	send(t, s, "five")
+	if err := p.printNext(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	want += "bot → testbot: four\nbot → testbot: five\n"
+	if out.String() != want {
+		t.Errorf("printed %q; want %q", out.String(), want)
+	}
 }
 
 // BenchmarkReplyPrinter prints one reply at a time after 10 and after 10,000

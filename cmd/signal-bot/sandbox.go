@@ -38,6 +38,7 @@ type sandbox struct {
 	log     *slog.Logger // to the log file
 	logFile *os.File
 	screen  *screen
+	printer *replyPrinter
 	cancel  context.CancelFunc
 	wg      sync.WaitGroup
 }
@@ -71,6 +72,7 @@ func startSandbox(ctx context.Context, cfg *config.Config, level slog.Level, sio
 		return nil, fmt.Errorf("start sandbox upstreams: %w", err)
 	}
 	sb.point(cfg, simURL)
+	sb.printer = &replyPrinter{sim: sb.sim, out: sb.screen}
 	sb.screen.printf(firstScreen, simURL, cfg.State.Path, sandboxUser, sim.TestGroup().Alias, logPath, strings.ToLower(level.String()))
 
 	ctx, sb.cancel = context.WithCancel(ctx)
@@ -146,8 +148,7 @@ func (sb *sandbox) readLines(ctx context.Context, in io.Reader) {
 
 // printReplies prints every /v2/send the simulator receives.
 func (sb *sandbox) printReplies(ctx context.Context) {
-	p := replyPrinter{sim: sb.sim, out: sb.screen}
-	for p.printNext(ctx) == nil {
+	for sb.printer.printNext(ctx) == nil {
 	}
 }
 
@@ -157,15 +158,44 @@ func (sb *sandbox) printReplies(ctx context.Context) {
 type replyPrinter struct {
 	sim  *sim.Sim
 	out  io.Writer
-	next int // sends printed so far
+	mu   sync.Mutex // over next and the printing: printNext and flush
+	next int        // sends printed so far
 }
 
 // printNext waits for sends not printed yet and prints them; it returns
 // ctx's error when ctx ends first.
 func (p *replyPrinter) printNext(ctx context.Context) error {
-	sent, err := p.sim.SentAfter(ctx, p.next)
+	p.mu.Lock()
+	from := p.next
+	p.mu.Unlock()
+	sent, err := p.sim.SentAfter(ctx, from)
 	if err != nil {
 		return err
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if skip := p.next - from; skip > 0 { // flush printed some meanwhile
+		sent = sent[min(skip, len(sent)):]
+	}
+	return p.print(sent)
+}
+
+// flush prints, at once, the sends recorded and not printed yet: a frame's
+// timing line, which comes after its reply was sent, then never comes before
+// the reply itself.
+func (p *replyPrinter) flush() error {
+	done, cancel := context.WithCancel(context.Background())
+	cancel() // SentAfter returns what there is, without waiting
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	sent, _ := p.sim.SentAfter(done, p.next)
+	return p.print(sent)
+}
+
+// print writes sent, the sends after p.next, and counts them; p.mu is held.
+func (p *replyPrinter) print(sent []sim.Sent) error {
+	if len(sent) == 0 {
+		return nil
 	}
 	p.next += len(sent)
 	var b strings.Builder
@@ -179,7 +209,7 @@ func (p *replyPrinter) printNext(ctx context.Context) error {
 			fmt.Fprintf(&b, "    [picture %s %s, %d bytes, %dx%d]\n", a.Filename, a.MIME, a.Size, a.Width, a.Height)
 		}
 	}
-	_, err = io.WriteString(p.out, b.String()) // one write: a timing line never splits a reply
+	_, err := io.WriteString(p.out, b.String()) // one write: a timing line never splits a reply
 	return err
 }
 
@@ -187,6 +217,7 @@ func (p *replyPrinter) printNext(ctx context.Context) error {
 // "  ↳ pomoc  own_ms=0.463  round_trip_ms=305.043", with the outcome when the
 // command was not served ("  ↳ kot cooldown  …").
 func (sb *sandbox) printServed(b telemetry.Block) {
+	_ = sb.printer.flush() // the reply first, then its timing
 	what := b.Command
 	if b.Outcome != telemetry.OutcomeServed && b.Outcome != b.Command {
 		what += " " + b.Outcome

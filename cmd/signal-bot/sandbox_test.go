@@ -141,6 +141,9 @@ func checkScreen(t *testing.T, out, logPath string) {
 			replies = append(replies, l)
 		case strings.HasPrefix(l, "  ↳ "):
 			timings = append(timings, l)
+			if len(timings) > len(replies) {
+				t.Errorf("timing line %q before its reply", l)
+			}
 		case strings.HasPrefix(l, "    "): // a reply's next line, or its picture
 		default:
 			t.Errorf("screen line %q is neither a reply nor a timing line", l)
