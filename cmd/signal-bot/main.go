@@ -13,6 +13,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"syscall"
 
 	"github.com/sethvargo/go-envconfig"
@@ -20,6 +21,7 @@ import (
 	"signal-bot/pkg/activation"
 	"signal-bot/pkg/app"
 	"signal-bot/pkg/config"
+	"signal-bot/pkg/store"
 	"signal-bot/pkg/telemetry"
 )
 
@@ -41,19 +43,18 @@ type stdio struct {
 }
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	err := run(ctx, os.Args[1:], stdio{env: envconfig.OsLookuper(), in: os.Stdin, out: os.Stdout, errOut: os.Stderr})
-	stop()
-	if err != nil {
+	if err := run(context.Background(), os.Args[1:], stdio{env: envconfig.OsLookuper(), in: os.Stdin, out: os.Stdout, errOut: os.Stderr}); err != nil {
 		fmt.Fprintln(os.Stderr, "signal-bot:", err)
-		if errors.As(err, new(usageError)) {
+		// Exit 2: what a restart cannot mend, a setting or a damaged state
+		// file; the line says what to do.
+		if errors.As(err, new(usageError)) || errors.Is(err, store.ErrDamaged) {
 			os.Exit(2)
 		}
 		os.Exit(1)
 	}
 }
 
-func run(ctx context.Context, args []string, sio stdio) (err error) {
+func run(parent context.Context, args []string, sio stdio) (err error) {
 	fs := flag.NewFlagSet("signal-bot", flag.ContinueOnError)
 	fs.SetOutput(sio.errOut)
 	fs.Usage = func() { config.Usage(sio.errOut) }
@@ -63,7 +64,7 @@ func run(ctx context.Context, args []string, sio stdio) (err error) {
 		}
 		return usageError{err}
 	}
-	cfg, err := config.Load(ctx, sio.env)
+	cfg, err := config.Load(parent, sio.env)
 	if err != nil {
 		return usageError{err}
 	}
@@ -74,18 +75,30 @@ func run(ctx context.Context, args []string, sio stdio) (err error) {
 	// config.Load refuses SIGNAL_NUMBER without SIGNAL_API_URL: the sandbox
 	// runs only when neither is set, as on a fresh machine.
 	opts := app.Options{Version: version, Sandbox: cfg.Signal.APIURL == ""}
+	logPath := ""
 	if opts.Sandbox {
 		if _, set := sio.env.Lookup("STATE_PATH"); !set {
 			cfg.State.Path = sandboxStatePath // never the production file by default
 		}
-		sb, err := startSandbox(ctx, &cfg, level, sio)
+		logPath = filepath.Join(filepath.Dir(cfg.State.Path), sandboxLogName)
+		f, err := openLog(logPath)
+		if err != nil {
+			return err
+		}
+		defer f.Close() // after the sandbox and the bot: deferred first
+		opts.Log = newLogger(f, level)
+	} else {
+		opts.Log = newLogger(sio.errOut, level)
+	}
+	ctx, stop := stopOnSignal(parent, opts.Log)
+	defer stop()
+	if opts.Sandbox {
+		sb, err := startSandbox(ctx, &cfg, opts.Log, logPath, level, sio)
 		if err != nil {
 			return err
 		}
 		defer func() { err = errors.Join(err, sb.Close()) }()
-		opts.Log, opts.Served = sb.log, sb.printServed
-	} else {
-		opts.Log = newLogger(sio.errOut, level)
+		opts.Served = sb.printServed
 	}
 	ln, err := activation.Listener(os.LookupEnv, os.Getpid())
 	if err != nil {
@@ -106,4 +119,27 @@ func run(ctx context.Context, args []string, sio stdio) (err error) {
 // newLogger is the bot's structured log on w, from level up.
 func newLogger(w io.Writer, level slog.Level) *slog.Logger {
 	return slog.New(telemetry.NewLogHandler(slog.NewTextHandler(w, &slog.HandlerOptions{Level: level})))
+}
+
+// stopOnSignal returns a context that ends at the first SIGTERM, SIGINT or
+// SIGHUP, which it logs: the bot then drains (docs/faults.md §2) and exits 0.
+// SIGHUP is a drain too, not ignored: the bot has nothing to reload, a
+// terminal's hangup means its session is gone, and under systemd the unit's
+// Restart=always starts the bot again, rereading its env file
+// (docs/operations.md §5). Later signals are caught and ignored while the
+// bot drains.
+func stopOnSignal(parent context.Context, log *slog.Logger) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(parent)
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGTERM, os.Interrupt, syscall.SIGHUP)
+	go func() {
+		select {
+		case sig := <-sigs:
+			name := map[os.Signal]string{syscall.SIGTERM: "SIGTERM", os.Interrupt: "SIGINT", syscall.SIGHUP: "SIGHUP"}[sig]
+			log.Info("signal received: draining, then exiting", "signal", name)
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, func() { signal.Stop(sigs); cancel() }
 }

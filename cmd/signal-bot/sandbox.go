@@ -36,23 +36,17 @@ type sandbox struct {
 	sim     *sim.Sim
 	up      *fakeup.Server
 	log     *slog.Logger // to the log file
-	logFile *os.File
 	screen  *screen
 	printer *replyPrinter
 	cancel  context.CancelFunc
 	wg      sync.WaitGroup
 }
 
-// startSandbox opens the log file beside the state, starts the simulator and
-// the fake upstreams on loopback, points cfg at them, prints the first screen
-// and starts the stdin → message and send → screen loops.
-func startSandbox(ctx context.Context, cfg *config.Config, level slog.Level, sio stdio) (*sandbox, error) {
-	logPath := filepath.Join(filepath.Dir(cfg.State.Path), sandboxLogName)
-	f, err := openLog(logPath)
-	if err != nil {
-		return nil, err
-	}
-	sb := &sandbox{log: newLogger(f, level), logFile: f, screen: &screen{w: sio.out}}
+// startSandbox starts the simulator and the fake upstreams on loopback,
+// logging to log (the file at logPath), points cfg at them, prints the first
+// screen and starts the stdin → message and send → screen loops.
+func startSandbox(ctx context.Context, cfg *config.Config, log *slog.Logger, logPath string, level slog.Level, sio stdio) (*sandbox, error) {
+	sb := &sandbox{log: log, screen: &screen{w: sio.out}}
 	lat, lim := sim.DefaultLatency(), sim.SignalLimits()
 	upLat := fakeup.DefaultLatency()
 	if v, _ := sio.env.Lookup("SANDBOX_LATENCY"); v == "zero" {
@@ -62,13 +56,11 @@ func startSandbox(ctx context.Context, cfg *config.Config, level slog.Level, sio
 	sb.sim = sim.New(sim.Config{Latency: lat, Limits: lim, Lossless: true, Logger: sb.log.With("component", "signal-sim")})
 	simURL, err := sb.sim.Start("127.0.0.1:0")
 	if err != nil {
-		f.Close()
 		return nil, fmt.Errorf("start sandbox simulator: %w", err)
 	}
 	sb.up = fakeup.New(fakeup.Config{Latency: upLat})
 	if _, err := sb.up.Start("127.0.0.1:0"); err != nil {
 		sb.sim.Close()
-		f.Close()
 		return nil, fmt.Errorf("start sandbox upstreams: %w", err)
 	}
 	sb.point(cfg, simURL)
@@ -226,11 +218,11 @@ func (sb *sandbox) printServed(b telemetry.Block) {
 		strconv.FormatFloat(b.OwnMS, 'f', 3, 64), strconv.FormatFloat(b.RoundTripMS, 'f', 3, 64))
 }
 
-// Close stops the sandbox's loops and servers, and closes its log.
+// Close stops the sandbox's loops and servers.
 func (sb *sandbox) Close() error {
 	sb.cancel()
 	sb.wg.Wait()
-	return errors.Join(sb.up.Close(), sb.sim.Close(), sb.logFile.Close())
+	return errors.Join(sb.up.Close(), sb.sim.Close())
 }
 
 // screen is the sandbox's standard output, written by the reply printer and
