@@ -9,9 +9,11 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"syscall"
 
 	"github.com/sethvargo/go-envconfig"
@@ -19,6 +21,7 @@ import (
 	"signal-bot/pkg/activation"
 	"signal-bot/pkg/app"
 	"signal-bot/pkg/config"
+	"signal-bot/pkg/store"
 	"signal-bot/pkg/telemetry"
 )
 
@@ -30,45 +33,72 @@ type usageError struct{ error }
 
 func (e usageError) Unwrap() error { return e.error }
 
+// stdio is where the process reads its settings and typed lines, and writes
+// its screen and log.
+type stdio struct {
+	env    envconfig.Lookuper
+	in     io.Reader
+	out    io.Writer // the sandbox's screen
+	errOut io.Writer // the log, outside the sandbox
+}
+
 func main() {
-	if err := run(); err != nil {
+	if err := run(context.Background(), os.Args[1:], stdio{env: envconfig.OsLookuper(), in: os.Stdin, out: os.Stdout, errOut: os.Stderr}); err != nil {
 		fmt.Fprintln(os.Stderr, "signal-bot:", err)
-		if errors.As(err, new(usageError)) {
+		// Exit 2: what a restart cannot mend, a setting or a damaged state
+		// file; the line says what to do.
+		if errors.As(err, new(usageError)) || errors.Is(err, store.ErrDamaged) {
 			os.Exit(2)
 		}
 		os.Exit(1)
 	}
 }
 
-func run() (err error) {
+func run(parent context.Context, args []string, sio stdio) (err error) {
 	fs := flag.NewFlagSet("signal-bot", flag.ContinueOnError)
-	fs.Usage = func() { config.Usage(os.Stderr) }
-	if err := fs.Parse(os.Args[1:]); err != nil {
+	fs.SetOutput(sio.errOut)
+	fs.Usage = func() { config.Usage(sio.errOut) }
+	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil
 		}
 		return usageError{err}
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-
-	cfg, err := config.Load(ctx, envconfig.OsLookuper())
+	cfg, err := config.Load(parent, sio.env)
 	if err != nil {
 		return usageError{err}
 	}
-	log := slog.New(telemetry.NewLogHandler(slog.NewTextHandler(os.Stderr, nil)))
+	level, err := cfg.Log.SlogLevel()
+	if err != nil {
+		return usageError{err}
+	}
 	// config.Load refuses SIGNAL_NUMBER without SIGNAL_API_URL: the sandbox
 	// runs only when neither is set, as on a fresh machine.
-	sandbox := cfg.Signal.APIURL == ""
-	if sandbox {
-		if _, set := os.LookupEnv("STATE_PATH"); !set {
+	opts := app.Options{Version: version, Sandbox: cfg.Signal.APIURL == ""}
+	logPath := ""
+	if opts.Sandbox {
+		if _, set := sio.env.Lookup("STATE_PATH"); !set {
 			cfg.State.Path = sandboxStatePath // never the production file by default
 		}
-		sb, err := startSandbox(ctx, &cfg, log, os.Stdin, os.Stdout)
+		logPath = filepath.Join(filepath.Dir(cfg.State.Path), sandboxLogName)
+		f, err := openLog(logPath)
+		if err != nil {
+			return err
+		}
+		defer f.Close() // after the sandbox and the bot: deferred first
+		opts.Log = newLogger(f, level)
+	} else {
+		opts.Log = newLogger(sio.errOut, level)
+	}
+	ctx, stop := stopOnSignal(parent, opts.Log)
+	defer stop()
+	if opts.Sandbox {
+		sb, err := startSandbox(ctx, &cfg, opts.Log, logPath, level, sio)
 		if err != nil {
 			return err
 		}
 		defer func() { err = errors.Join(err, sb.Close()) }()
+		opts.Served = sb.printServed
 	}
 	ln, err := activation.Listener(os.LookupEnv, os.Getpid())
 	if err != nil {
@@ -77,10 +107,39 @@ func run() (err error) {
 	for _, v := range []string{activation.EnvPID, activation.EnvFDs, activation.EnvFDNames} {
 		os.Unsetenv(v) // not for any process this one starts
 	}
-	a, err := app.New(ctx, cfg, app.Options{Log: log, Version: version, Sandbox: sandbox, Listener: ln})
+	opts.Listener = ln
+	a, err := app.New(ctx, cfg, opts)
 	if err != nil {
 		return err
 	}
-	log.Info("signal-bot running", "version", version, "http", "http://"+a.HTTPAddr(), "limit", cfg.Pipeline.Limit, "queue_depth", cfg.Pipeline.QueueDepth)
+	opts.Log.Info("signal-bot running", "version", version, "http", "http://"+a.HTTPAddr(), "limit", cfg.Pipeline.Limit, "queue_depth", cfg.Pipeline.QueueDepth)
 	return a.Run(ctx)
+}
+
+// newLogger is the bot's structured log on w, from level up.
+func newLogger(w io.Writer, level slog.Level) *slog.Logger {
+	return slog.New(telemetry.NewLogHandler(slog.NewTextHandler(w, &slog.HandlerOptions{Level: level})))
+}
+
+// stopOnSignal returns a context that ends at the first SIGTERM, SIGINT or
+// SIGHUP, which it logs: the bot then drains (docs/faults.md §2) and exits 0.
+// SIGHUP is a drain too, not ignored: the bot has nothing to reload, a
+// terminal's hangup means its session is gone, and under systemd the unit's
+// Restart=always starts the bot again, rereading its env file
+// (docs/operations.md §5). Later signals are caught and ignored while the
+// bot drains.
+func stopOnSignal(parent context.Context, log *slog.Logger) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(parent)
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGTERM, os.Interrupt, syscall.SIGHUP)
+	go func() {
+		select {
+		case sig := <-sigs:
+			name := map[os.Signal]string{syscall.SIGTERM: "SIGTERM", os.Interrupt: "SIGINT", syscall.SIGHUP: "SIGHUP"}[sig]
+			log.Info("signal received: draining, then exiting", "signal", name)
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, func() { signal.Stop(sigs); cancel() }
 }
