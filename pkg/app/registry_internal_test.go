@@ -36,32 +36,43 @@ func registryOf(t *testing.T, env map[string]string) (*commands.Registry, error)
 // COOLDOWNS changes only the commands it names. A COOLDOWNS that replaced
 // the defaults would leave every other command without a cooldown.
 func TestCooldownOverrides(t *testing.T) {
+	defaults := cooldownsOf(t, nil)
+	for name, want := range map[string]time.Duration{"pomoc": 10 * time.Second, "ja": 5 * time.Second, "cat": 30 * time.Second, "kot": 30 * time.Second} {
+		if got, ok := defaults[name]; !ok || got != want {
+			t.Errorf("default cooldown of !%s = %v (registered: %v); want %v", name, got, ok, want)
+		}
+	}
 	tests := []struct {
-		name string
-		env  map[string]string
-		want map[string]time.Duration
+		cooldowns string
+		changed   map[string]time.Duration // the commands COOLDOWNS names; the rest keep their defaults
 	}{
-		{"defaults", nil, map[string]time.Duration{"pomoc": 10 * time.Second, "ja": 5 * time.Second, "cat": 30 * time.Second, "kot": 30 * time.Second}},
-		{"one changed", map[string]string{"COOLDOWNS": "kot=1m"},
-			map[string]time.Duration{"pomoc": 10 * time.Second, "ja": 5 * time.Second, "cat": 30 * time.Second, "kot": time.Minute}},
-		{"one off", map[string]string{"COOLDOWNS": "pomoc=0s"},
-			map[string]time.Duration{"pomoc": 0, "ja": 5 * time.Second, "cat": 30 * time.Second, "kot": 30 * time.Second}},
+		{"kot=1m", map[string]time.Duration{"kot": time.Minute}},
+		{"pomoc=0s", map[string]time.Duration{"pomoc": 0}},
+		{"ja=1s,cat=2s", map[string]time.Duration{"ja": time.Second, "cat": 2 * time.Second}},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			reg, err := registryOf(t, tt.env)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got := map[string]time.Duration{}
-			for _, c := range reg.All() {
-				got[c.Name] = c.Cooldown
-			}
-			if !maps.Equal(got, tt.want) {
-				t.Errorf("cooldowns = %v; want %v", got, tt.want)
+		t.Run(tt.cooldowns, func(t *testing.T) {
+			want := maps.Clone(defaults)
+			maps.Copy(want, tt.changed)
+			if got := cooldownsOf(t, map[string]string{"COOLDOWNS": tt.cooldowns}); !maps.Equal(got, want) {
+				t.Errorf("COOLDOWNS=%s: cooldowns = %v; want %v", tt.cooldowns, got, want)
 			}
 		})
 	}
+}
+
+// cooldownsOf is every command's cooldown in the registry of env.
+func cooldownsOf(t *testing.T, env map[string]string) map[string]time.Duration {
+	t.Helper()
+	reg, err := registryOf(t, env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]time.Duration{}
+	for _, c := range reg.All() {
+		out[c.Name] = c.Cooldown
+	}
+	return out
 }
 
 // TestPomocShowsOverriddenCooldowns: !pomoc lists the cooldowns in effect,
