@@ -59,7 +59,7 @@ func run() (err error) {
 	log := slog.New(telemetry.NewLogHandler(slog.NewTextHandler(os.Stderr, nil)))
 	// config.Load refuses SIGNAL_NUMBER without SIGNAL_API_URL: the sandbox
 	// runs only when neither is set, as on a fresh machine.
-	sandbox := cfg.Signal.APIURL == ""
+	sandbox := cfg.Signal.BaseURL == ""
 	if sandbox {
 		if _, set := os.LookupEnv("STATE_PATH"); !set {
 			cfg.State.Path = sandboxStatePath // never the production file by default

@@ -52,7 +52,7 @@ func startSandbox(ctx context.Context, cfg *config.Config, log *slog.Logger, in 
 		return nil, fmt.Errorf("start sandbox upstreams: %w", err)
 	}
 	tg := sim.TestGroup()
-	cfg.Signal.APIURL, cfg.Signal.Number = simURL, s.Number()
+	cfg.Signal.BaseURL, cfg.Signal.Number = simURL, s.Number()
 	if cfg.Commands.Groups == nil {
 		cfg.Commands.Groups = map[string]string{}
 	}

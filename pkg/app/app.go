@@ -152,9 +152,7 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 	}
 	base := baseTransport(cfg.Pipeline.Limit)
 	a.base = base
-	if a.api, err = signalapi.New(apiConfig(cfg.Signal), &http.Client{Transport: telemetry.NewTransport(base, tp, telemetry.LegSend)}); err != nil {
-		return nil, err
-	}
+	a.api = signalapi.New(cfg.Signal.Config, &http.Client{Transport: telemetry.NewTransport(base, tp, telemetry.LegSend)})
 	about, err := a.api.CheckMode(ctx)
 	if err != nil {
 		return nil, err
@@ -194,15 +192,12 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 	if err != nil {
 		return nil, err
 	}
-	typing, err := typer(cfg, base, tp)
-	if err != nil {
-		return nil, err
-	}
+	typing := typer(cfg, base, tp)
 	if a.bot, err = bot.New(bot.Deps{
 		API: a.api, Registry: reg, Store: a.store, Overrides: overrides, Groups: groups, Tracer: tp, Log: a.log,
 		HashKey: hashKey, Recorder: a.metrics,
 		Gate: a.gate, Audience: a.audience, QuietWindow: cfg.Safety.QuietWindow,
-		ChallengeURL: cfg.Signal.APIURL + "/v1/accounts/" + url.PathEscape(cfg.Signal.Number) + "/rate-limit-challenge",
+		ChallengeURL: cfg.Signal.BaseURL + "/v1/accounts/" + url.PathEscape(cfg.Signal.Number) + "/rate-limit-challenge",
 		Typing:       typing, TypingBudget: a.gate,
 		Seen: recentlySeen(left.Seen, time.Now().Add(-cfg.Journal.ReplayMaxAge)),
 	}); err != nil {
@@ -386,11 +381,7 @@ func (a *App) receiver(srv http.Handler) (http.Handler, error) {
 		}
 		return srv, nil
 	}
-	probe, err := signalapi.New(apiConfig(a.cfg.Signal), &http.Client{Transport: a.base})
-	if err != nil {
-		return nil, err
-	}
-	a.probe = probe
+	a.probe = signalapi.New(a.cfg.Signal.Config, &http.Client{Transport: a.base})
 	a.hook = httpapi.NewWebhook(httpapi.WebhookConfig{Pipeline: a.pipe, Token: a.cfg.Signal.WebhookToken, Log: a.log, Durable: a.journal.Sync})
 	h, err := a.hook.Mount(a.cfg.Signal.WebhookPath, srv)
 	if err != nil {
@@ -420,15 +411,6 @@ func (a *App) receive(ctx context.Context) {
 		return
 	}
 	a.hook.Watch(ctx, webhookProbe, a.probe.Health)
-}
-
-// apiConfig is the REST API's address, the account and the timeouts from s:
-// SIGNAL_API_URL, SIGNAL_NUMBER, CALL_TIMEOUT, SEND_TIMEOUT, WS_READ_TIMEOUT.
-func apiConfig(s config.Signal) signalapi.Config {
-	return signalapi.Config{
-		BaseURL: s.APIURL, Number: s.Number,
-		CallTimeout: s.CallTimeout, SendTimeout: s.SendTimeout, ReadTimeout: s.ReadTimeout,
-	}
 }
 
 // offer queues one websocket frame; it never blocks the reader.

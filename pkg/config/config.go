@@ -11,16 +11,13 @@ import (
 
 	"github.com/sethvargo/go-envconfig"
 
+	"signal-bot/pkg/signalapi"
 	"signal-bot/pkg/upstream"
 )
 
 // Signal is where signal-cli-rest-api is and which account the bot is.
 type Signal struct {
-	APIURL      string        `env:"SIGNAL_API_URL" help:"signal-cli-rest-api base URL (json-rpc mode); empty: the built-in simulator (sandbox)"`
-	Number      string        `env:"SIGNAL_NUMBER" help:"the bot's Signal account, +48…; required with SIGNAL_API_URL"`
-	CallTimeout time.Duration `env:"CALL_TIMEOUT, default=10s" help:"timeout of REST calls other than send"`
-	SendTimeout time.Duration `env:"SEND_TIMEOUT, default=60s" help:"timeout of one POST /v2/send (uploads are slow)"`
-	ReadTimeout time.Duration `env:"WS_READ_TIMEOUT, default=90s" help:"websocket read deadline, reset by every frame and ping (the server pings every 54 s)"`
+	signalapi.Config // SIGNAL_API_URL, SIGNAL_NUMBER and the REST API's timeouts
 	// ReceiveMode is how frames arrive; see docs/receive-modes.md.
 	ReceiveMode  string `env:"RECEIVE_MODE, default=websocket" help:"websocket (GET /v1/receive, loses bursts) or webhook (the REST API's RECEIVE_WEBHOOK_URL POSTs to WEBHOOK_PATH)"`
 	WebhookPath  string `env:"WEBHOOK_PATH, default=/_webhook" help:"path on HTTP_ADDR that takes the REST API's webhook POSTs (RECEIVE_MODE=webhook)"`
@@ -127,9 +124,6 @@ func (c Config) checkRequired() error {
 		problem string
 	}{
 		{"FRAME_TIMEOUT", c.Pipeline.FrameTimeout > 0, positive(c.Pipeline.FrameTimeout)},
-		{"CALL_TIMEOUT", c.Signal.CallTimeout > 0, positive(c.Signal.CallTimeout)},
-		{"SEND_TIMEOUT", c.Signal.SendTimeout > 0, positive(c.Signal.SendTimeout)},
-		{"WS_READ_TIMEOUT", c.Signal.ReadTimeout > 0, positive(c.Signal.ReadTimeout)},
 		{"UPSTREAM_TIMEOUT", u.Timeout > 0, positive(u.Timeout)},
 		{"SELFTEST_TIMEOUT", srv.SelftestTimeout > 0, positive(srv.SelftestTimeout)},
 		{"CAT_API_URL", strings.TrimSpace(u.CatAPIURL) != "", notEmpty},
@@ -165,11 +159,10 @@ func (c Config) check() error {
 	if err := c.checkRequired(); err != nil {
 		return err
 	}
+	if err := c.Signal.Config.Validate(); err != nil {
+		return fmt.Errorf("configuration: %w", err)
+	}
 	switch {
-	case c.Signal.APIURL != "" && c.Signal.Number == "":
-		return fmt.Errorf("configuration: SIGNAL_NUMBER is required with SIGNAL_API_URL")
-	case c.Signal.APIURL == "" && c.Signal.Number != "":
-		return fmt.Errorf("configuration: SIGNAL_API_URL is required with SIGNAL_NUMBER (unset both to run the sandbox)")
 	case c.Pipeline.Limit < 1:
 		return fmt.Errorf("configuration: LIMIT must be at least 1, got %d", c.Pipeline.Limit)
 	case c.State.CommitInterval < 0 || c.State.CommitInterval > time.Minute:
@@ -184,7 +177,7 @@ func (c Config) check() error {
 		return fmt.Errorf("configuration: QUEUE_DEPTH must be at least 1, got %d", c.Pipeline.QueueDepth)
 	case c.Signal.ReceiveMode != ReceiveWebsocket && c.Signal.ReceiveMode != ReceiveWebhook:
 		return fmt.Errorf("configuration: RECEIVE_MODE must be %s or %s, got %q", ReceiveWebsocket, ReceiveWebhook, c.Signal.ReceiveMode)
-	case c.Signal.ReceiveMode == ReceiveWebhook && c.Signal.APIURL == "":
+	case c.Signal.ReceiveMode == ReceiveWebhook && c.Signal.BaseURL == "":
 		return fmt.Errorf("configuration: RECEIVE_MODE=webhook needs SIGNAL_API_URL (the sandbox delivers over the websocket)")
 	case c.Signal.Typing != "on" && c.Signal.Typing != "off":
 		return fmt.Errorf("configuration: TYPING must be on or off, got %q", c.Signal.Typing)
