@@ -422,9 +422,13 @@ func newHarness(t *testing.T, setup func(t *testing.T, d *Deps)) *harness {
 	}
 	overrides := NewOverrides()
 	picture := commands.Picture{DataURI: signalapi.DataURI("image/png", "kot.png", []byte("png")), MIME: "image/png", Filename: "kot.png", Bytes: 3, Width: 1, Height: 1}
+	// The tests use !pomoc and !ja back to back: without their default
+	// cooldowns, as COOLDOWNS=pomoc=0s,ja=0s sets them.
+	pomoc, ja := commands.Pomoc(overrides), commands.Ja(Tallies{Store: st}, overrides, false)
+	pomoc.Cooldown, ja.Cooldown = 0, 0
 	reg, err := commands.NewRegistry(
-		commands.Pomoc(overrides),
-		commands.Ja(Tallies{Store: st}, overrides, false),
+		pomoc,
+		ja,
 		&commands.Command{Name: "foto", Summary: "obrazek", Scope: commands.Everywhere, Typing: true,
 			Run: func(context.Context, commands.Request) (commands.Reply, error) {
 				return commands.Reply{Text: "🐈", Pictures: []commands.Picture{picture}}, nil
