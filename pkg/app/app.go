@@ -203,11 +203,7 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 	}); err != nil {
 		return nil, err
 	}
-	pc := pipelineConfig(cfg)
-	pc.Accepted, pc.Finished, pc.Log = a.journalAdd, a.journal.Done, a.log
-	if a.pipe, err = pipeline.New(pc, tp, a.bot); err != nil {
-		return nil, err
-	}
+	a.pipe = pipeline.New(cfg.Pipeline.Config, pipeline.Hooks{Accepted: a.journalAdd, Finished: a.journal.Done, Log: a.log}, tp, a.bot)
 	srv, err := httpapi.New(httpapi.Deps{
 		Pipeline: a.pipe, OwnTime: own, Connected: a.connected, Bot: a.bot, Groups: groups, Registry: reg,
 		Account: cfg.Signal.Number, Sender: cfg.Server.SelftestSender, Token: cfg.Server.SelftestToken,
@@ -389,15 +385,6 @@ func (a *App) receiver(srv http.Handler) (http.Handler, error) {
 	}
 	a.log.Info("receiving by webhook: set RECEIVE_WEBHOOK_URL on the REST API", "path", a.cfg.Signal.WebhookPath)
 	return h, nil
-}
-
-// pipelineConfig is the pipeline's sizes from cfg: LIMIT, QUEUE_DEPTH,
-// FRAME_TIMEOUT, SENDER_QUEUE and QUEUE_BYTES.
-func pipelineConfig(cfg config.Config) pipeline.Config {
-	return pipeline.Config{
-		Limit: cfg.Pipeline.Limit, QueueDepth: cfg.Pipeline.QueueDepth, FrameTimeout: cfg.Pipeline.FrameTimeout,
-		SenderQueue: cfg.Safety.SenderQueue, QueueBytes: cfg.Safety.QueueBytes,
-	}
 }
 
 // receive feeds the intake FIFO until ctx ends. In websocket mode it reads the

@@ -472,10 +472,7 @@ func newHarness(t *testing.T, setup func(t *testing.T, d *Deps)) *harness {
 // frame's spans and the sends it made.
 func (h *harness) run(t *testing.T, raw []byte) frameResult {
 	t.Helper()
-	p, err := pipeline.New(testPipeline(1), h.tp, h.bot)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := pipeline.New(testPipeline(1), pipeline.Hooks{}, h.tp, h.bot)
 	done := make(chan struct{})
 	go func() {
 		defer close(done)

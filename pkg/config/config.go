@@ -5,12 +5,14 @@ package config
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
 
 	"github.com/sethvargo/go-envconfig"
 
+	"signal-bot/pkg/pipeline"
 	"signal-bot/pkg/signalapi"
 	"signal-bot/pkg/upstream"
 )
@@ -34,11 +36,11 @@ const (
 	ReceiveWebhook   = "webhook"
 )
 
-// Pipeline sizes the intake and the task slots.
+// Pipeline sizes the intake and the task slots, and bounds what waits:
+// SENDER_QUEUE and QUEUE_BYTES keep a flood from one sender from growing
+// memory.
 type Pipeline struct {
-	Limit           int           `env:"LIMIT, default=8" help:"frames handled at once"`
-	QueueDepth      int           `env:"QUEUE_DEPTH, default=1000" help:"frames waiting for a slot; beyond it frames are dropped and counted"`
-	FrameTimeout    time.Duration `env:"FRAME_TIMEOUT, default=2m" help:"a frame's task is cancelled after this"`
+	pipeline.Config               // LIMIT, QUEUE_DEPTH, FRAME_TIMEOUT, SENDER_QUEUE, QUEUE_BYTES
 	ShutdownTimeout time.Duration `env:"SHUTDOWN_TIMEOUT, default=20s" help:"on SIGTERM, how long accepted frames may take to finish"`
 }
 
@@ -123,7 +125,6 @@ func (c Config) checkRequired() error {
 		ok      bool
 		problem string
 	}{
-		{"FRAME_TIMEOUT", c.Pipeline.FrameTimeout > 0, positive(c.Pipeline.FrameTimeout)},
 		{"UPSTREAM_TIMEOUT", u.Timeout > 0, positive(u.Timeout)},
 		{"SELFTEST_TIMEOUT", srv.SelftestTimeout > 0, positive(srv.SelftestTimeout)},
 		{"CAT_API_URL", strings.TrimSpace(u.CatAPIURL) != "", notEmpty},
@@ -159,12 +160,10 @@ func (c Config) check() error {
 	if err := c.checkRequired(); err != nil {
 		return err
 	}
-	if err := c.Signal.Config.Validate(); err != nil {
+	if err := errors.Join(c.Signal.Config.Validate(), c.Pipeline.Config.Validate()); err != nil {
 		return fmt.Errorf("configuration: %w", err)
 	}
 	switch {
-	case c.Pipeline.Limit < 1:
-		return fmt.Errorf("configuration: LIMIT must be at least 1, got %d", c.Pipeline.Limit)
 	case c.State.CommitInterval < 0 || c.State.CommitInterval > time.Minute:
 		return fmt.Errorf("configuration: STATE_COMMIT_INTERVAL must be 0 to 1m, got %v", c.State.CommitInterval)
 	case c.Journal.MaxFrames < 0:
@@ -173,8 +172,6 @@ func (c Config) check() error {
 		return fmt.Errorf("configuration: JOURNAL_MAX_BYTES must be at least 1 with the journal on, got %d", c.Journal.MaxBytes)
 	case c.Journal.ReplayMaxAge < 0:
 		return fmt.Errorf("configuration: REPLAY_MAX_AGE must not be negative, got %v", c.Journal.ReplayMaxAge)
-	case c.Pipeline.QueueDepth < 1:
-		return fmt.Errorf("configuration: QUEUE_DEPTH must be at least 1, got %d", c.Pipeline.QueueDepth)
 	case c.Signal.ReceiveMode != ReceiveWebsocket && c.Signal.ReceiveMode != ReceiveWebhook:
 		return fmt.Errorf("configuration: RECEIVE_MODE must be %s or %s, got %q", ReceiveWebsocket, ReceiveWebhook, c.Signal.ReceiveMode)
 	case c.Signal.ReceiveMode == ReceiveWebhook && c.Signal.BaseURL == "":

@@ -66,7 +66,7 @@ func TestLoad(t *testing.T) {
 			s := c.Safety
 			chat, attach, _ := s.Budgets()
 			if !s.BudgetOn() || chat != (Rate{30, time.Minute}) || attach != (Rate{20, time.Minute}) ||
-				s.SenderQueue != 16 || len(s.AnswerIn) != 2 {
+				c.Pipeline.SenderQueue != 16 || len(s.AnswerIn) != 2 {
 				t.Errorf("safety defaults = %+v", s)
 			}
 		}},

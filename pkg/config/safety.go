@@ -22,8 +22,6 @@ type Safety struct {
 	QuietWindow       time.Duration `env:"QUIET_WINDOW_MIN, default=30s" help:"a refusal (cooldown, unknown command, not here) is sent once per sender and command per max(cooldown, this)"`
 	AnswerIn          []string      `env:"ANSWER_IN, default=groups,members" help:"where the bot answers: groups (the configured SIGNAL_GROUPS), members (direct chats with their members), direct (any direct chat), group aliases, or * for everyone"`
 	MembersRefresh    time.Duration `env:"MEMBERS_REFRESH, default=10m" help:"how often the members of the configured groups are listed again (for ANSWER_IN=members)"`
-	SenderQueue       int           `env:"SENDER_QUEUE, default=16" help:"frames of one sender that may wait for their turn; more are dropped and counted"`
-	QueueBytes        int64         `env:"QUEUE_BYTES, default=33554432" help:"bytes of frames accepted and not yet finished; beyond it frames are dropped and counted"`
 }
 
 // BudgetOn reports whether SEND_BUDGET is on.
@@ -58,10 +56,6 @@ func (s Safety) Validate() error {
 		return fmt.Errorf("configuration: ANSWER_IN must name where the bot answers (* for everyone)")
 	case s.MembersRefresh <= 0:
 		return fmt.Errorf("configuration: MEMBERS_REFRESH must be positive, got %s", s.MembersRefresh)
-	case s.SenderQueue < 1:
-		return fmt.Errorf("configuration: SENDER_QUEUE must be at least 1, got %d", s.SenderQueue)
-	case s.QueueBytes < 1:
-		return fmt.Errorf("configuration: QUEUE_BYTES must be at least 1, got %d", s.QueueBytes)
 	}
 	return nil
 }

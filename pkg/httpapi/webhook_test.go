@@ -33,11 +33,7 @@ func (h rawFrames) Handle(_ context.Context, raw string) { h(raw) }
 func newPipeline(t *testing.T, depth int, h rawFrames) *pipeline.Pipeline[string] {
 	t.Helper()
 	cfg := pipeline.Config{Limit: 1, QueueDepth: depth, FrameTimeout: time.Minute, SenderQueue: 1 << 10, QueueBytes: 1 << 30}
-	p, err := pipeline.New[string](cfg, noop.NewTracerProvider(), h)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
+	return pipeline.New[string](cfg, pipeline.Hooks{}, noop.NewTracerProvider(), h)
 }
 
 // post sends body to the handler and returns the status.
