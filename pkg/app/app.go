@@ -166,17 +166,14 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 	if a.audience, err = bot.NewAudience(cfg.Safety.AnswerIn, groups); err != nil {
 		return nil, err
 	}
-	a.gate = newGate(cfg.Safety)
+	a.gate = outbound.New(cfg.Safety.Config)
 	if !a.inherited {
 		a.checkGroups(ctx, groups)
 	}
 	// else Run checks them once it serves: a webhook POST queued on the socket
 	// holds the REST API's read loop, which carries the answer to this call,
 	// until this process accepts it.
-	policy, err := upstream.NewPolicy(cfg.Upstreams.Allow, nil)
-	if err != nil {
-		return nil, fmt.Errorf("configuration: UPSTREAM_ALLOW: %w", err)
-	}
+	policy, _ := upstream.NewPolicy(cfg.Upstreams.Allow, nil) // checked by config.Load
 	a.upBase = policy.Transport(base)
 	upstreamClient := &http.Client{
 		Transport:     telemetry.NewTransport(policy.RoundTripper(a.upBase), tp, telemetry.LegUpstream),

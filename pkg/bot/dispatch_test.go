@@ -191,8 +191,8 @@ func TestDispatch(t *testing.T) {
 		{
 			name: "a chat's send budget spent: shed, counted, not sent",
 			setup: func(t *testing.T, d *Deps) {
-				d.Gate = outbound.New(outbound.Config{Budget: true, ChatN: 2, ChatPer: time.Hour, AttachN: 10, AttachPer: time.Hour,
-					PauseMin: time.Minute, PauseMax: time.Hour})
+				d.Gate = outbound.New(outbound.Config{SendBudget: "on", ChatBudget: "2/1h", AttachmentBudget: "10/1h",
+					RateLimitPause: time.Minute, RateLimitPauseMax: time.Hour})
 			},
 			steps: []step{
 				{msg: msg{from: alice, text: "!pomoc"}, want: want{outcome: telemetry.OutcomeServed, to: alice, prefix: "Komendy", command: "pomoc"}},
@@ -208,8 +208,8 @@ func TestDispatch(t *testing.T) {
 		{
 			name: "the account's picture budget spent: a text still goes",
 			setup: func(t *testing.T, d *Deps) {
-				d.Gate = outbound.New(outbound.Config{Budget: true, ChatN: 10, ChatPer: time.Hour, AttachN: 1, AttachPer: time.Hour,
-					PauseMin: time.Minute, PauseMax: time.Hour})
+				d.Gate = outbound.New(outbound.Config{SendBudget: "on", ChatBudget: "10/1h", AttachmentBudget: "1/1h",
+					RateLimitPause: time.Minute, RateLimitPauseMax: time.Hour})
 			},
 			steps: []step{
 				{msg: msg{from: alice, text: "!foto"}, want: want{outcome: telemetry.OutcomeServed, to: alice, prefix: "🐈", attachments: 1, command: "foto"}},
@@ -297,8 +297,8 @@ func TestDispatchPauseWhileWaiting(t *testing.T) {
 	h := newHarness(t, func(t *testing.T, d *Deps) {
 		// One reply per chat per 50 ms: a second reply to a chat right after the
 		// first waits for up to 50 ms. (The gate keeps real time.)
-		gate = outbound.New(outbound.Config{Budget: true, ChatN: 1, ChatPer: 50 * time.Millisecond, AttachN: 10, AttachPer: time.Hour,
-			WaitMax: time.Second, PauseMin: time.Minute, PauseMax: time.Hour})
+		gate = outbound.New(outbound.Config{SendBudget: "on", ChatBudget: "1/50ms", AttachmentBudget: "10/1h",
+			SendWaitMax: time.Second, RateLimitPause: time.Minute, RateLimitPauseMax: time.Hour})
 		d.Gate = gate
 	})
 	// The 429 lands as the second reply starts to wait: after its tokens were

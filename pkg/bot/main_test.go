@@ -60,7 +60,7 @@ func testDeps(t testing.TB) Deps {
 	return Deps{
 		API: testAPI(t, noServer, "+48500000000", nil), Registry: reg, Store: st, Overrides: overrides,
 		Groups: NewGroups(nil, nil), Tracer: noop.NewTracerProvider(), Log: slog.New(slog.DiscardHandler),
-		Gate: outbound.New(outbound.Config{PauseMin: time.Minute, PauseMax: time.Hour}),
+		Gate: outbound.New(outbound.Config{RateLimitPause: time.Minute, RateLimitPauseMax: time.Hour}),
 	}
 }
 

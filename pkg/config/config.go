@@ -7,11 +7,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/sethvargo/go-envconfig"
 
+	"signal-bot/pkg/pictures"
 	"signal-bot/pkg/pipeline"
 	"signal-bot/pkg/signalapi"
 	"signal-bot/pkg/upstream"
@@ -53,21 +56,6 @@ type Commands struct {
 	Scopes     map[string]string        `env:"SCOPES, separator==" help:"where each command answers: cmd=direct|groups|<alias>|*,… (default everywhere)"`
 }
 
-// Upstreams configures The Cat API and Wikimedia Commons.
-type Upstreams struct {
-	CatAPIURL     string        `env:"CAT_API_URL, default=https://api.thecatapi.com" help:"The Cat API base URL"`
-	CatAPIKey     string        `env:"CAT_API_KEY" help:"The Cat API key (optional)"`
-	CatSize       string        `env:"CAT_SIZE, default=med" help:"The Cat API picture size: thumb, small, med, full"`
-	CommonsAPIURL string        `env:"COMMONS_API_URL, default=https://commons.wikimedia.org/w/api.php" help:"MediaWiki API of Wikimedia Commons"`
-	CommonsCat    string        `env:"COMMONS_CATEGORY, default=Category:Quality images of cats" help:"the Commons category !kot picks from"`
-	ThumbWidth    int           `env:"COMMONS_THUMB_WIDTH, default=1280" help:"width of the Commons thumbnail asked for; negative: the originals"`
-	UserAgent     string        `env:"USER_AGENT, default=signal-bot/1.0 (Signal chat bot; set USER_AGENT to your contact)" help:"User-Agent for upstream calls (Wikimedia asks for a contact)"`
-	Timeout       time.Duration `env:"UPSTREAM_TIMEOUT, default=15s" help:"timeout of one picture fetch"`
-	MaxImageBytes int64         `env:"MAX_IMAGE_BYTES, default=10485760" help:"largest picture downloaded"`
-	// Allow is the only way past the fetch policy (docs/faults.md, hostile input).
-	Allow []string `env:"UPSTREAM_ALLOW" help:"addresses upstream calls may reach although not public, also over plain http: IP, IP:port or CIDR, comma-separated (an internal mirror)"`
-}
-
 // Server configures the bot's own HTTP endpoints.
 type Server struct {
 	Addr            string        `env:"HTTP_ADDR, default=127.0.0.1:9923" help:"address of /_selftest, /healthz, /metrics"`
@@ -84,13 +72,66 @@ type State struct {
 	CommitInterval time.Duration `env:"STATE_COMMIT_INTERVAL, default=10ms" help:"uses are committed to STATE_PATH in one transaction per interval; a kill -9 forgets at most the last interval's"`
 }
 
+// Validate reports the settings of s that are out of range.
+func (s Signal) Validate() error {
+	errs := []error{s.Config.Validate(), checkToken("WEBHOOK_TOKEN", s.WebhookToken)}
+	switch {
+	case s.ReceiveMode != ReceiveWebsocket && s.ReceiveMode != ReceiveWebhook:
+		errs = append(errs, fmt.Errorf("RECEIVE_MODE must be %s or %s, got %q", ReceiveWebsocket, ReceiveWebhook, s.ReceiveMode))
+	case s.ReceiveMode == ReceiveWebhook && s.BaseURL == "":
+		errs = append(errs, errors.New("RECEIVE_MODE=webhook needs SIGNAL_API_URL (the sandbox delivers over the websocket)"))
+	}
+	if s.Typing != "on" && s.Typing != "off" {
+		errs = append(errs, fmt.Errorf("TYPING must be on or off, got %q", s.Typing))
+	}
+	if !strings.HasPrefix(s.WebhookPath, "/") {
+		errs = append(errs, fmt.Errorf("WEBHOOK_PATH must start with /, got %q", s.WebhookPath))
+	}
+	return errors.Join(errs...)
+}
+
+// Validate reports a negative cooldown. The names COOLDOWNS and SCOPES
+// give are checked against the commands when the registry is built.
+func (c Commands) Validate() error {
+	var errs []error
+	for _, cmd := range slices.Sorted(maps.Keys(c.Cooldowns)) {
+		if c.Cooldowns[cmd] < 0 {
+			errs = append(errs, fmt.Errorf("COOLDOWNS: %s has a negative cooldown", cmd))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// Validate reports the settings of s that are out of range, and a bad token.
+func (s Server) Validate() error {
+	errs := []error{checkToken("SELFTEST_TOKEN", s.SelftestToken)}
+	if s.SelftestTimeout <= 0 {
+		errs = append(errs, fmt.Errorf("SELFTEST_TIMEOUT must be positive, got %s", s.SelftestTimeout))
+	}
+	if strings.TrimSpace(s.SelftestSender) == "" {
+		errs = append(errs, errors.New("SELFTEST_SENDER must not be empty"))
+	}
+	if s.SelftestRate < 0 {
+		errs = append(errs, fmt.Errorf("SELFTEST_RATE must not be negative, got %v", s.SelftestRate))
+	}
+	return errors.Join(errs...)
+}
+
+// Validate reports a commit interval out of range.
+func (s State) Validate() error {
+	if s.CommitInterval < 0 || s.CommitInterval > time.Minute {
+		return fmt.Errorf("STATE_COMMIT_INTERVAL must be 0 to 1m, got %v", s.CommitInterval)
+	}
+	return nil
+}
+
 // Config is every concern's settings.
 type Config struct {
 	Signal    Signal
 	Pipeline  Pipeline
 	Commands  Commands
-	Upstreams Upstreams
-	Pictures  Pictures
+	Upstreams upstream.Config
+	Pictures  pictures.Config
 	Server    Server
 	State     State
 	Safety    Safety
@@ -101,7 +142,8 @@ type Config struct {
 }
 
 // Load reads the configuration from l (envconfig.OsLookuper() in production,
-// a MapLookuper in tests) and checks it.
+// a MapLookuper in tests) and checks it: every problem, each naming its
+// variable, one a line.
 func Load(ctx context.Context, l envconfig.Lookuper) (Config, error) {
 	if err := checkRenamed(l); err != nil {
 		return Config{}, err
@@ -110,81 +152,37 @@ func Load(ctx context.Context, l envconfig.Lookuper) (Config, error) {
 	if err := envconfig.ProcessWith(ctx, &envconfig.Config{Target: &c, Lookuper: l}); err != nil {
 		return Config{}, fmt.Errorf("configuration: %s", nameVariable(err.Error()))
 	}
-	return c, c.check()
+	return c, c.Validate()
 }
 
-// checkRequired reports the first setting that the bot's parts need and
-// that is empty or zero: they have no stand-in values of their own, so the
-// message names the variable here rather than a field of theirs at start.
-func (c Config) checkRequired() error {
-	positive := func(d time.Duration) string { return fmt.Sprintf("must be positive, got %s", d) }
-	const notEmpty = "must not be empty"
-	u, srv := c.Upstreams, c.Server
-	for _, r := range []struct {
-		name    string
-		ok      bool
-		problem string
-	}{
-		{"UPSTREAM_TIMEOUT", u.Timeout > 0, positive(u.Timeout)},
-		{"SELFTEST_TIMEOUT", srv.SelftestTimeout > 0, positive(srv.SelftestTimeout)},
-		{"CAT_API_URL", strings.TrimSpace(u.CatAPIURL) != "", notEmpty},
-		{"CAT_SIZE", strings.TrimSpace(u.CatSize) != "", notEmpty},
-		{"COMMONS_API_URL", strings.TrimSpace(u.CommonsAPIURL) != "", notEmpty},
-		{"COMMONS_CATEGORY", strings.TrimSpace(u.CommonsCat) != "", notEmpty},
-		{"USER_AGENT", strings.TrimSpace(u.UserAgent) != "", notEmpty},
-		{"SELFTEST_SENDER", strings.TrimSpace(srv.SelftestSender) != "", notEmpty},
-		{"MAX_IMAGE_BYTES", u.MaxImageBytes >= 1, fmt.Sprintf("must be at least 1, got %d", u.MaxImageBytes)},
-		{"COMMONS_THUMB_WIDTH", u.ThumbWidth != 0, "must not be 0 (negative: originals)"},
-		{"SELFTEST_RATE", srv.SelftestRate >= 0, fmt.Sprintf("must not be negative, got %v", srv.SelftestRate)},
-	} {
-		if !r.ok {
-			return fmt.Errorf("configuration: %s %s", r.name, r.problem)
-		}
-	}
-	return nil
+// Validate runs the Validate of every concern, once: the constructors the
+// settings go to trust them.
+func (c Config) Validate() error {
+	return prefixed(
+		c.Signal.Validate(), c.Pipeline.Validate(), c.Commands.Validate(), c.Upstreams.Validate(),
+		c.Pictures.Validate(), c.Server.Validate(), c.State.Validate(), c.Safety.Validate(),
+		c.Journal.Validate(), c.HTTPLimits.Validate(),
+	)
 }
 
-func (c Config) check() error {
-	if err := c.Pictures.Validate(); err != nil {
-		return err
-	}
-	if err := c.Safety.Validate(); err != nil {
-		return err
-	}
-	if _, err := upstream.NewPolicy(c.Upstreams.Allow, nil); err != nil {
-		return fmt.Errorf("configuration: UPSTREAM_ALLOW: %w", err)
-	}
-	if err := c.checkHTTP(); err != nil {
-		return err
-	}
-	if err := c.checkRequired(); err != nil {
-		return err
-	}
-	if err := errors.Join(c.Signal.Config.Validate(), c.Pipeline.Config.Validate()); err != nil {
-		return fmt.Errorf("configuration: %w", err)
-	}
-	switch {
-	case c.State.CommitInterval < 0 || c.State.CommitInterval > time.Minute:
-		return fmt.Errorf("configuration: STATE_COMMIT_INTERVAL must be 0 to 1m, got %v", c.State.CommitInterval)
-	case c.Journal.MaxFrames < 0:
-		return fmt.Errorf("configuration: JOURNAL_MAX_FRAMES must be 0 (no journal) or more, got %d", c.Journal.MaxFrames)
-	case c.Journal.MaxFrames > 0 && c.Journal.MaxBytes < 1:
-		return fmt.Errorf("configuration: JOURNAL_MAX_BYTES must be at least 1 with the journal on, got %d", c.Journal.MaxBytes)
-	case c.Journal.ReplayMaxAge < 0:
-		return fmt.Errorf("configuration: REPLAY_MAX_AGE must not be negative, got %v", c.Journal.ReplayMaxAge)
-	case c.Signal.ReceiveMode != ReceiveWebsocket && c.Signal.ReceiveMode != ReceiveWebhook:
-		return fmt.Errorf("configuration: RECEIVE_MODE must be %s or %s, got %q", ReceiveWebsocket, ReceiveWebhook, c.Signal.ReceiveMode)
-	case c.Signal.ReceiveMode == ReceiveWebhook && c.Signal.BaseURL == "":
-		return fmt.Errorf("configuration: RECEIVE_MODE=webhook needs SIGNAL_API_URL (the sandbox delivers over the websocket)")
-	case c.Signal.Typing != "on" && c.Signal.Typing != "off":
-		return fmt.Errorf("configuration: TYPING must be on or off, got %q", c.Signal.Typing)
-	case !strings.HasPrefix(c.Signal.WebhookPath, "/"):
-		return fmt.Errorf("configuration: WEBHOOK_PATH must start with /, got %q", c.Signal.WebhookPath)
-	}
-	for cmd, d := range c.Commands.Cooldowns {
-		if d < 0 {
-			return fmt.Errorf("configuration: COOLDOWNS: %s has a negative cooldown", cmd)
+// prefixed joins the problems of errs, each on a line of its own that
+// starts with "configuration: ".
+func prefixed(errs ...error) error {
+	var out []error
+	var add func(err error)
+	add = func(err error) {
+		if j, ok := err.(interface{ Unwrap() []error }); ok {
+			for _, e := range j.Unwrap() {
+				add(e)
+			}
+			return
+		}
+		if err != nil {
+			out = append(out, fmt.Errorf("configuration: %w", err))
 		}
 	}
-	return nil
+	for _, err := range errs {
+		add(err)
+	}
+	return errors.Join(out...)
 }

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/sethvargo/go-envconfig"
+
+	"signal-bot/pkg/outbound"
 )
 
 func TestLoadDefaults(t *testing.T) {
@@ -65,7 +67,7 @@ func TestLoad(t *testing.T) {
 		{name: "safe defaults", env: nil, check: func(t *testing.T, c Config) {
 			s := c.Safety
 			chat, attach, _ := s.Budgets()
-			if !s.BudgetOn() || chat != (Rate{30, time.Minute}) || attach != (Rate{20, time.Minute}) ||
+			if !s.BudgetOn() || chat != (outbound.Rate{N: 30, Per: time.Minute}) || attach != (outbound.Rate{N: 20, Per: time.Minute}) ||
 				c.Pipeline.SenderQueue != 16 || len(s.AnswerIn) != 2 {
 				t.Errorf("safety defaults = %+v", s)
 			}
@@ -73,7 +75,7 @@ func TestLoad(t *testing.T) {
 		{name: "budget", env: map[string]string{"SEND_BUDGET_CHAT": "10/1m", "SEND_BUDGET": "off", "ANSWER_IN": "*"},
 			check: func(t *testing.T, c Config) {
 				chat, _, _ := c.Safety.Budgets()
-				if chat != (Rate{10, time.Minute}) || c.Safety.BudgetOn() || c.Safety.AnswerIn[0] != "*" {
+				if chat != (outbound.Rate{N: 10, Per: time.Minute}) || c.Safety.BudgetOn() || c.Safety.AnswerIn[0] != "*" {
 					t.Errorf("got %+v", c.Safety)
 				}
 			}},

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"errors"
 	"fmt"
 	"time"
 )
@@ -26,26 +27,21 @@ func checkToken(name, token string) error {
 	case token == "":
 		return nil
 	case token == ExampleToken:
-		return fmt.Errorf("configuration: %s is the example's placeholder: set a random one (openssl rand -hex 32)", name)
+		return fmt.Errorf("%s is the example's placeholder: set a random one (openssl rand -hex 32)", name)
 	case len(token) < MinTokenLen:
-		return fmt.Errorf("configuration: %s must be at least %d characters, got %d (openssl rand -hex 32)", name, MinTokenLen, len(token))
+		return fmt.Errorf("%s must be at least %d characters, got %d (openssl rand -hex 32)", name, MinTokenLen, len(token))
 	}
 	return nil
 }
 
-// check reports the first HTTP setting that is out of range, and a bad token.
-func (c Config) checkHTTP() error {
-	if err := checkToken("SELFTEST_TOKEN", c.Server.SelftestToken); err != nil {
-		return err
+// Validate reports the limits that are out of range.
+func (l HTTPLimits) Validate() error {
+	var errs []error
+	if l.MaxConns < 1 {
+		errs = append(errs, fmt.Errorf("HTTP_MAX_CONNS must be at least 1, got %d", l.MaxConns))
 	}
-	if err := checkToken("WEBHOOK_TOKEN", c.Signal.WebhookToken); err != nil {
-		return err
+	if l.IdleTimeout <= 0 {
+		errs = append(errs, fmt.Errorf("HTTP_IDLE_TIMEOUT must be positive, got %s", l.IdleTimeout))
 	}
-	switch {
-	case c.HTTPLimits.MaxConns < 1:
-		return fmt.Errorf("configuration: HTTP_MAX_CONNS must be at least 1, got %d", c.HTTPLimits.MaxConns)
-	case c.HTTPLimits.IdleTimeout <= 0:
-		return fmt.Errorf("configuration: HTTP_IDLE_TIMEOUT must be positive, got %s", c.HTTPLimits.IdleTimeout)
-	}
-	return nil
+	return errors.Join(errs...)
 }
