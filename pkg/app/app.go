@@ -130,9 +130,9 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 		return nil, err
 	}
 	left := journal.Left{}
-	if a.journal, left, err = journal.Open(a.store, journal.Config{
-		MaxFrames: cfg.Journal.MaxFrames, MaxBytes: cfg.Journal.MaxBytes, MaxSeen: bot.RecentSize,
-	}); err != nil {
+	jcfg := cfg.Journal
+	jcfg.MaxSeen = bot.RecentSize
+	if a.journal, left, err = journal.Open(a.store, jcfg); err != nil {
 		return nil, err
 	}
 	a.left = left.Frames
@@ -190,26 +190,20 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 		return nil, err
 	}
 	typing := typer(cfg, base, tp)
-	if a.bot, err = bot.New(bot.Deps{
+	a.bot = bot.New(bot.Deps{
 		API: a.api, Registry: reg, Store: a.store, Overrides: overrides, Groups: groups, Tracer: tp, Log: a.log,
 		HashKey: hashKey, Recorder: a.metrics,
 		Gate: a.gate, Audience: a.audience, QuietWindow: cfg.Safety.QuietWindow,
 		ChallengeURL: cfg.Signal.BaseURL + "/v1/accounts/" + url.PathEscape(cfg.Signal.Number) + "/rate-limit-challenge",
 		Typing:       typing, TypingBudget: a.gate,
 		Seen: recentlySeen(left.Seen, time.Now().Add(-cfg.Journal.ReplayMaxAge)),
-	}); err != nil {
-		return nil, err
-	}
+	})
 	a.pipe = pipeline.New(cfg.Pipeline.Config, pipeline.Hooks{Accepted: a.journalAdd, Finished: a.journal.Done, Log: a.log}, tp, a.bot)
-	srv, err := httpapi.New(httpapi.Deps{
+	srv := httpapi.New(cfg.Server, httpapi.Deps{
 		Pipeline: a.pipe, OwnTime: own, Connected: a.connected, Bot: a.bot, Groups: groups, Registry: reg,
-		Account: cfg.Signal.Number, Sender: cfg.Server.SelftestSender, Token: cfg.Server.SelftestToken,
-		Timeout: cfg.Server.SelftestTimeout, Log: a.log, Metrics: a.metrics.Handler(), Rate: cfg.Server.SelftestRate,
+		Account: cfg.Signal.Number, Log: a.log, Metrics: a.metrics.Handler(),
 		State: a.store.Stats, Journal: a.journal.Stats,
 	})
-	if err != nil {
-		return nil, err
-	}
 	handler, err := a.receiver(srv)
 	if err != nil {
 		return nil, err
@@ -220,16 +214,7 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 	} else if ln, err = net.Listen("tcp", cfg.Server.Addr); err != nil {
 		return nil, fmt.Errorf("listen on HTTP_ADDR: %w", err)
 	}
-	hs, limited, err := httpapi.NewServer(httpapi.Guard(addr, cfg.HTTPLimits.AllowedHosts, handler), ln, httpapi.ServerLimits{
-		MaxConns: cfg.HTTPLimits.MaxConns, Idle: cfg.HTTPLimits.IdleTimeout, Handler: cfg.Server.SelftestTimeout,
-	})
-	if err != nil {
-		if ln != a.ln { // a.ln, systemd's, is closed with the rest
-			ln.Close()
-		}
-		return nil, err
-	}
-	a.http, ln = hs, limited
+	a.http, ln = httpapi.NewServer(httpapi.Guard(addr, cfg.HTTPLimits.AllowedHosts, handler), ln, cfg.HTTPLimits, cfg.Server.SelftestTimeout)
 	a.ln = &onceCloseListener{Listener: ln}
 	limit := a.http.ConnState
 	a.http.ConnState = func(c net.Conn, s http.ConnState) { limit(c, s); a.conns.track(c, s) }

@@ -463,7 +463,7 @@ func newHarness(t *testing.T, setup func(t *testing.T, d *Deps)) *harness {
 	if setup != nil {
 		setup(t, &d)
 	}
-	h.bot = mustNew(t, d)
+	h.bot = New(d)
 	return h
 }
 

@@ -14,6 +14,8 @@ import (
 
 	"github.com/sethvargo/go-envconfig"
 
+	"signal-bot/pkg/httpapi"
+	"signal-bot/pkg/journal"
 	"signal-bot/pkg/pictures"
 	"signal-bot/pkg/pipeline"
 	"signal-bot/pkg/signalapi"
@@ -56,15 +58,6 @@ type Commands struct {
 	Scopes     map[string]string        `env:"SCOPES, separator==" help:"where each command answers: cmd=direct|groups|<alias>|*,… (default everywhere)"`
 }
 
-// Server configures the bot's own HTTP endpoints.
-type Server struct {
-	Addr            string        `env:"HTTP_ADDR, default=127.0.0.1:9923" help:"address of /_selftest, /healthz, /metrics"`
-	SelftestToken   string        `env:"SELFTEST_TOKEN" help:"bearer token for /_selftest; required when HTTP_ADDR is not loopback"`
-	SelftestSender  string        `env:"SELFTEST_SENDER, default=+48500000099" help:"the identity synthetic selftest frames come from"`
-	SelftestTimeout time.Duration `env:"SELFTEST_TIMEOUT, default=30s" help:"how long /_selftest waits for the frame's trace"`
-	SelftestRate    float64       `env:"SELFTEST_RATE, default=500" help:"most /_selftest requests per second (each one really sends a message)"`
-}
-
 // State configures the state file.
 type State struct {
 	Path string `env:"STATE_PATH, default=state/signal-bot.db" help:"tallies and cooldowns (bbolt file, mode 0600)"`
@@ -74,7 +67,7 @@ type State struct {
 
 // Validate reports the settings of s that are out of range.
 func (s Signal) Validate() error {
-	errs := []error{s.Config.Validate(), checkToken("WEBHOOK_TOKEN", s.WebhookToken)}
+	errs := []error{s.Config.Validate(), httpapi.CheckToken("WEBHOOK_TOKEN", s.WebhookToken)}
 	switch {
 	case s.ReceiveMode != ReceiveWebsocket && s.ReceiveMode != ReceiveWebhook:
 		errs = append(errs, fmt.Errorf("RECEIVE_MODE must be %s or %s, got %q", ReceiveWebsocket, ReceiveWebhook, s.ReceiveMode))
@@ -102,21 +95,6 @@ func (c Commands) Validate() error {
 	return errors.Join(errs...)
 }
 
-// Validate reports the settings of s that are out of range, and a bad token.
-func (s Server) Validate() error {
-	errs := []error{checkToken("SELFTEST_TOKEN", s.SelftestToken)}
-	if s.SelftestTimeout <= 0 {
-		errs = append(errs, fmt.Errorf("SELFTEST_TIMEOUT must be positive, got %s", s.SelftestTimeout))
-	}
-	if strings.TrimSpace(s.SelftestSender) == "" {
-		errs = append(errs, errors.New("SELFTEST_SENDER must not be empty"))
-	}
-	if s.SelftestRate < 0 {
-		errs = append(errs, fmt.Errorf("SELFTEST_RATE must not be negative, got %v", s.SelftestRate))
-	}
-	return errors.Join(errs...)
-}
-
 // Validate reports a commit interval out of range.
 func (s State) Validate() error {
 	if s.CommitInterval < 0 || s.CommitInterval > time.Minute {
@@ -132,13 +110,13 @@ type Config struct {
 	Commands  Commands
 	Upstreams upstream.Config
 	Pictures  pictures.Config
-	Server    Server
+	Server    httpapi.Config
 	State     State
 	Safety    Safety
-	Journal   Journal
+	Journal   journal.Config
 
 	// HTTPLimits hardens the listener of Server's endpoints.
-	HTTPLimits HTTPLimits
+	HTTPLimits httpapi.Limits
 }
 
 // Load reads the configuration from l (envconfig.OsLookuper() in production,

@@ -8,6 +8,7 @@ import (
 
 	"github.com/sethvargo/go-envconfig"
 
+	"signal-bot/pkg/httpapi"
 	"signal-bot/pkg/outbound"
 )
 
@@ -51,7 +52,7 @@ func TestLoad(t *testing.T) {
 		{name: "not a number", env: map[string]string{"LIMIT": "many"}, wantErr: "LIMIT"},
 		{name: "bad duration", env: map[string]string{"SEND_TIMEOUT": "soon"}, wantErr: "SEND_TIMEOUT"},
 		{name: "number without the REST API", env: map[string]string{"SIGNAL_NUMBER": "+48500000001"}, wantErr: "SIGNAL_API_URL is required"},
-		{name: "example token", env: map[string]string{"SELFTEST_TOKEN": ExampleToken}, wantErr: "SELFTEST_TOKEN is the example's"},
+		{name: "example token", env: map[string]string{"SELFTEST_TOKEN": httpapi.ExampleToken}, wantErr: "SELFTEST_TOKEN is the example's"},
 		{name: "short token", env: map[string]string{"SELFTEST_TOKEN": "0123456789"}, wantErr: "SELFTEST_TOKEN must be at least 32"},
 		{name: "short webhook token", env: map[string]string{"WEBHOOK_TOKEN": "0123456789"}, wantErr: "WEBHOOK_TOKEN must be at least 32"},
 		{name: "no connections", env: map[string]string{"HTTP_MAX_CONNS": "0"}, wantErr: "HTTP_MAX_CONNS"},
