@@ -361,10 +361,7 @@ func (a *App) receiver(srv http.Handler) (http.Handler, error) {
 	}
 	a.probe = signalapi.New(a.cfg.Signal.Config, &http.Client{Transport: a.base})
 	a.hook = httpapi.NewWebhook(httpapi.WebhookConfig{Pipeline: a.pipe, Token: a.cfg.Signal.WebhookToken, Log: a.log, Durable: a.journal.Sync})
-	h, err := a.hook.Mount(a.cfg.Signal.WebhookPath, srv)
-	if err != nil {
-		return nil, fmt.Errorf("configuration: %w", err)
-	}
+	h := a.hook.Mount(a.cfg.Signal.WebhookPath, srv)
 	a.log.Info("receiving by webhook: set RECEIVE_WEBHOOK_URL on the REST API", "path", a.cfg.Signal.WebhookPath)
 	return h, nil
 }

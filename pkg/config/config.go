@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/sethvargo/go-envconfig"
@@ -77,10 +76,7 @@ func (s Signal) Validate() error {
 	if s.Typing != "on" && s.Typing != "off" {
 		errs = append(errs, fmt.Errorf("TYPING must be on or off, got %q", s.Typing))
 	}
-	if !strings.HasPrefix(s.WebhookPath, "/") {
-		errs = append(errs, fmt.Errorf("WEBHOOK_PATH must start with /, got %q", s.WebhookPath))
-	}
-	return errors.Join(errs...)
+	return errors.Join(append(errs, httpapi.CheckWebhookPath(s.WebhookPath))...)
 }
 
 // Validate reports a negative cooldown. The names COOLDOWNS and SCOPES

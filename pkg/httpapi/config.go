@@ -74,3 +74,17 @@ func CheckToken(name, token string) error {
 	}
 	return nil
 }
+
+// CheckWebhookPath refuses a WEBHOOK_PATH that another endpoint takes or
+// that is no plain path.
+func CheckWebhookPath(path string) error {
+	switch {
+	case !strings.HasPrefix(path, "/"):
+		return fmt.Errorf("WEBHOOK_PATH must start with /, got %q", path)
+	case path == "/" || path == "/_selftest" || path == "/_override" || path == "/healthz" || path == "/metrics":
+		return fmt.Errorf("WEBHOOK_PATH %q is taken by another endpoint", path)
+	case strings.ContainsAny(path, "{} ?#"):
+		return fmt.Errorf("WEBHOOK_PATH %q: want a plain path such as /_webhook", path)
+	}
+	return nil
+}
