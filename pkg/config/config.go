@@ -62,6 +62,8 @@ type State struct {
 	Path string `env:"STATE_PATH, default=state/signal-bot.db" help:"tallies and cooldowns (bbolt file, mode 0600)"`
 	// CommitInterval is the group commit's window; see docs/state.md.
 	CommitInterval time.Duration `env:"STATE_COMMIT_INTERVAL, default=10ms" help:"uses are committed to STATE_PATH in one transaction per interval; a kill -9 forgets at most the last interval's"`
+	// Damaged is what a damaged file does at start; see docs/operations.md §9.
+	Damaged string `env:"STATE_DAMAGED, default=stop" help:"a damaged STATE_PATH at start: stop (exit 2, the file left as it is for a restore) or aside (moved to <name>.damaged-<time>, state starts fresh, with a warning)"`
 }
 
 // Validate reports the settings of s that are out of range.
@@ -91,12 +93,22 @@ func (c Commands) Validate() error {
 	return errors.Join(errs...)
 }
 
-// Validate reports a commit interval out of range.
+// The values of STATE_DAMAGED.
+const (
+	StateDamagedStop  = "stop"
+	StateDamagedAside = "aside"
+)
+
+// Validate reports the settings of s that are out of range.
 func (s State) Validate() error {
+	var errs []error
 	if s.CommitInterval < 0 || s.CommitInterval > time.Minute {
-		return fmt.Errorf("STATE_COMMIT_INTERVAL must be 0 to 1m, got %v", s.CommitInterval)
+		errs = append(errs, fmt.Errorf("STATE_COMMIT_INTERVAL must be 0 to 1m, got %v", s.CommitInterval))
 	}
-	return nil
+	if s.Damaged != StateDamagedStop && s.Damaged != StateDamagedAside {
+		errs = append(errs, fmt.Errorf("STATE_DAMAGED must be %s or %s, got %q", StateDamagedStop, StateDamagedAside, s.Damaged))
+	}
+	return errors.Join(errs...)
 }
 
 // Config is every concern's settings.

@@ -21,7 +21,7 @@ type Config struct {
 	Timeout       time.Duration `env:"UPSTREAM_TIMEOUT, default=15s" help:"timeout of one picture fetch"`
 	MaxImageBytes int64         `env:"MAX_IMAGE_BYTES, default=10485760" help:"largest picture downloaded"`
 	// Allow is the only way past the fetch policy (docs/faults.md, hostile input).
-	Allow []string `env:"UPSTREAM_ALLOW" help:"addresses upstream calls may reach although not public, also over plain http: IP, IP:port or CIDR, comma-separated (an internal mirror)"`
+	Allow []string `env:"UPSTREAM_ALLOW" help:"addresses upstream calls may reach although not public, also over plain http: IP or CIDR (port 443 only), IP:port, [IPv6]:port or CIDR:port, comma-separated (an internal mirror)"`
 }
 
 // Validate names each variable of c that is out of range.
