@@ -37,6 +37,9 @@ type Options struct {
 	// Listener is the HTTP socket systemd passed (package activation); nil:
 	// the bot listens on HTTP_ADDR. The App closes it.
 	Listener net.Listener
+	// Served, when set, is given the timing block of every frame that reached
+	// a command, after its served line is logged (the sandbox prints it).
+	Served func(telemetry.Block)
 }
 
 // App is one running bot.
@@ -57,6 +60,7 @@ type App struct {
 	hook     *httpapi.Webhook  // RECEIVE_MODE=webhook; nil: the websocket receives
 	probe    *signalapi.Client // webhook mode's check that the REST API answers, untraced
 	sandbox  bool              // the REST API is the built-in simulator
+	onServed func(telemetry.Block)
 	pictures map[string]commands.PictureSource
 	gate     *outbound.Gate
 	audience *bot.Audience
@@ -92,7 +96,7 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 		}
 		return nil, err
 	}
-	a := &App{cfg: cfg, log: o.Log, sandbox: o.Sandbox, ln: o.Listener, inherited: o.Listener != nil}
+	a := &App{cfg: cfg, log: o.Log, sandbox: o.Sandbox, onServed: o.Served, ln: o.Listener, inherited: o.Listener != nil}
 	defer func() { // a, not the named result: that is nil on the error path
 		if err != nil {
 			a.closeAll(context.Background())
@@ -159,7 +163,7 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 	if err != nil {
 		return nil, err
 	}
-	a.log.Info("signal-cli-rest-api found", "version", about.Version, "mode", about.Mode)
+	a.logAbout(about)
 	groups, err := resolveGroups(cfg.Commands)
 	if err != nil {
 		return nil, err
@@ -342,6 +346,9 @@ func (a *App) served(b telemetry.Block) {
 	}
 	a.metrics.Served(b)
 	a.log.Info("served", telemetry.ServedArgs(b)...)
+	if a.onServed != nil {
+		a.onServed(b)
+	}
 }
 
 func baseTransport(limit int) *http.Transport {

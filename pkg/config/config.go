@@ -122,6 +122,7 @@ type Config struct {
 	State     State
 	Safety    Safety
 	Journal   journal.Config
+	Log       Log
 
 	// HTTPLimits hardens the listener of Server's endpoints.
 	HTTPLimits httpapi.Limits
@@ -147,7 +148,7 @@ func (c Config) Validate() error {
 	return prefixed(
 		c.Signal.Validate(), c.Pipeline.Validate(), c.Commands.Validate(), c.Upstreams.Validate(),
 		c.Pictures.Validate(), c.Server.Validate(), c.State.Validate(), c.Safety.Validate(),
-		c.Journal.Validate(), c.HTTPLimits.Validate(),
+		c.Journal.Validate(), c.HTTPLimits.Validate(), c.Log.Validate(),
 	)
 }
 

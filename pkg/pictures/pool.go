@@ -11,6 +11,7 @@ import (
 	"go.opentelemetry.io/otel/trace/noop"
 
 	"signal-bot/pkg/commands"
+	"signal-bot/pkg/telemetry"
 )
 
 // PoolConfig configures a Pool; Start makes it from the checked Config
@@ -95,7 +96,7 @@ func newPool(ctx context.Context, src *Source, cfg PoolConfig) *Pool {
 		tp = noop.NewTracerProvider()
 	}
 	p := &Pool{
-		src: src, cfg: cfg, tracer: tp.Tracer(tracerName),
+		src: src, cfg: cfg, tracer: tp.Tracer(telemetry.PicturesTracerName),
 		after:  func(d time.Duration, f func()) func() bool { return time.AfterFunc(d, f).Stop },
 		jitter: randomJitter,
 	}
@@ -107,10 +108,10 @@ func newPool(ctx context.Context, src *Source, cfg PoolConfig) *Pool {
 // Picture takes the oldest ready picture, or fetches one inline when none is
 // ready (a miss), and either way starts refilling the pool.
 func (p *Pool) Picture(ctx context.Context) (commands.Picture, error) {
-	ctx, span := p.tracer.Start(ctx, SpanTake, trace.WithAttributes(AttrPool.String(p.src.Name())))
+	ctx, span := p.tracer.Start(ctx, telemetry.SpanPoolTake, trace.WithAttributes(telemetry.AttrPool.String(p.src.Name())))
 	defer span.End()
 	pic, ok := p.take()
-	span.SetAttributes(AttrHit.Bool(ok))
+	span.SetAttributes(telemetry.AttrPoolHit.Bool(ok))
 	p.kick(trace.LinkFromContext(ctx))
 	if ok {
 		return pic, nil
