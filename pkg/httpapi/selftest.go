@@ -11,7 +11,6 @@ import (
 	"net/http"
 	"time"
 
-	"signal-bot/pkg/bot"
 	"signal-bot/pkg/commands"
 	"signal-bot/pkg/pipeline"
 	"signal-bot/pkg/signalapi"
@@ -56,9 +55,9 @@ func (s *Server) selftest(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ts := s.clock.Next(time.Now()) // never the same twice: (sender, timestamp) is the duplicate filter's key
-	number, uuid := s.d.Sender, selftestUUID(s.d.Sender)
+	number, uuid := s.cfg.SelftestSender, selftestUUID(s.cfg.SelftestSender)
 	if body.Sender > 0 { // extra identities hide their number, as many real users do
-		number, uuid = "", selftestUUID(fmt.Sprintf("%s#%d", s.d.Sender, body.Sender))
+		number, uuid = "", selftestUUID(fmt.Sprintf("%s#%d", s.cfg.SelftestSender, body.Sender))
 	}
 	raw := signalapi.TextFrame(s.d.Account, number, uuid, "selftest", gid, body.Text, ts)
 	sc, err := s.d.Pipeline.Offer(raw, time.Now(), true)
@@ -70,7 +69,7 @@ func (s *Server) selftest(w http.ResponseWriter, r *http.Request) {
 		writeError(w, status, "frame not accepted: "+err.Error())
 		return
 	}
-	ctx, cancel := context.WithTimeout(r.Context(), s.d.Timeout)
+	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.SelftestTimeout)
 	defer cancel()
 	b, err := s.d.OwnTime.Await(ctx, sc.TraceID())
 	if err != nil {
@@ -78,13 +77,13 @@ func (s *Server) selftest(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	switch b.Outcome {
-	case telemetry.OutcomeCooldown, bot.OutcomeQuiet:
+	case telemetry.OutcomeCooldown, telemetry.OutcomeQuiet:
 		writeJSON(w, http.StatusTooManyRequests, map[string]any{"error": "command is cooling down in this group", "trace_id": b.TraceID})
 		return
-	case bot.OutcomeShed:
+	case telemetry.OutcomeShed:
 		writeJSON(w, http.StatusServiceUnavailable, map[string]any{"error": "reply shed: over the outbound budget (SEND_BUDGET_CHAT) or sends paused after a 429", "trace_id": b.TraceID})
 		return
-	case telemetry.OutcomeError, telemetry.OutcomeIgnored, telemetry.OutcomeDropped, bot.OutcomeElsewhere:
+	case telemetry.OutcomeError, telemetry.OutcomeIgnored, telemetry.OutcomeDropped, telemetry.OutcomeElsewhere:
 		writeJSON(w, http.StatusBadGateway, map[string]any{"error": "frame not served: " + b.Outcome, "trace_id": b.TraceID})
 		return
 	}

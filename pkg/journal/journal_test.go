@@ -189,34 +189,6 @@ func TestDroppedLeftFramesLeave(t *testing.T) {
 	}
 }
 
-// Open refuses bounds out of range, naming the field, instead of running a
-// journal that takes no frame.
-func TestOpenRequiresBounds(t *testing.T) {
-	s, err := store.Open(filepath.Join(t.TempDir(), "state.db"), store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	tests := []struct {
-		field string
-		cfg   Config
-	}{
-		{"Config.MaxFrames", Config{MaxFrames: -1, MaxBytes: on.MaxBytes}},
-		{"Config.MaxBytes", Config{MaxFrames: on.MaxFrames}},
-		{"Config.MaxSeen", Config{MaxFrames: on.MaxFrames, MaxBytes: on.MaxBytes, MaxSeen: -1}},
-	}
-	for _, tt := range tests {
-		if _, _, err := Open(s, tt.cfg); err == nil || !strings.Contains(err.Error(), tt.field) {
-			t.Errorf("Open(%+v) = %v; want an error naming %s", tt.cfg, err, tt.field)
-		}
-	}
-	for _, cfg := range []Config{on, {}} { // {}: no journal
-		if _, _, err := Open(s, cfg); err != nil {
-			t.Errorf("Open(%+v) = %v; want nil", cfg, err)
-		}
-	}
-}
-
 // A frame whose sender is too long for a key (40 KiB, over bbolt's 32 KiB)
 // is journaled and, once done, leaves the journal like any other: it gets
 // no Seen record, which bbolt could not take, and the frames done around it

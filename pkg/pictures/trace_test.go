@@ -113,10 +113,7 @@ func poolOver(t *testing.T, src *Source, cfg PoolConfig) (*Pool, *manualTimer) {
 	t.Helper()
 	cfg.Log = discardLog()
 	cfg.Tracer = src.cfg.Tracer
-	p, err := newPool(context.Background(), src, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := newPool(context.Background(), src, cfg)
 	m := &manualTimer{}
 	p.after, p.jitter = m.after, func() float64 { return 1 }
 	p.kick(trace.Link{})
@@ -131,7 +128,7 @@ func poolOver(t *testing.T, src *Source, cfg PoolConfig) (*Pool, *manualTimer) {
 // findRefill returns the pool.refill span linked to the frame sc.
 func findRefill(spans []sdktrace.ReadOnlySpan, sc trace.SpanContext) sdktrace.ReadOnlySpan {
 	for _, s := range spans {
-		if s.Name() != SpanRefill {
+		if s.Name() != telemetry.SpanPoolRefill {
 			continue
 		}
 		for _, l := range s.Links() {
