@@ -8,10 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"go.opentelemetry.io/otel/trace/noop"
-
 	"signal-bot/pkg/commands"
-	"signal-bot/pkg/pipeline"
 	"signal-bot/pkg/signalapi"
 	"signal-bot/pkg/sim"
 	"signal-bot/pkg/store"
@@ -48,12 +45,12 @@ func TestFailedStateWriteIsNotSilence(t *testing.T) {
 	d := testDeps(t)
 	d.API, d.Store, d.Recorder = testAPI(t, url, s.Number(), &http.Client{Transport: tr}), st, rec
 	b := mustNew(t, d)
-	p, err := pipeline.New(testPipeline(4), noop.NewTracerProvider(), b)
+	p, err := NewIntake(b, nil, testPipeline(4))
 	if err != nil {
 		t.Fatal(err)
 	}
 	go p.Run()
-	if _, err := p.Offer(signalapi.TextFrame(s.Number(), sim.DefaultSender, "", "", "", "!pomoc", 1), time.Now(), false); err != nil {
+	if _, err := p.Offer(context.Background(), signalapi.TextFrame(s.Number(), sim.DefaultSender, "", "", "", "!pomoc", 1), time.Now(), signalapi.ViaWebsocket); err != nil {
 		t.Fatal(err)
 	}
 	p.Close()

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"context"
 	"net"
 	"net/http"
 	"strings"
@@ -12,13 +13,14 @@ import (
 	"signal-bot/pkg/bot"
 	"signal-bot/pkg/commands"
 	"signal-bot/pkg/pipeline"
+	"signal-bot/pkg/signalapi"
 )
 
 // noIntake is an Intake that takes nothing.
 type noIntake struct{}
 
-func (noIntake) Offer([]byte, time.Time, bool) (trace.SpanContext, error) {
-	return trace.SpanContext{}, pipeline.ErrClosed
+func (noIntake) Offer(context.Context, []byte, time.Time, signalapi.Via) (trace.TraceID, error) {
+	return trace.TraceID{}, pipeline.ErrClosed
 }
 func (noIntake) Stats() pipeline.Stats { return pipeline.Stats{} }
 
