@@ -147,6 +147,14 @@ func (b *Bot) dispatch(ctx context.Context, m *Message) *work {
 		return b.refusal(ctx, w, cmd.Name, cmd.Cooldown)
 	}
 	w.name, w.req.Command = cmd.Name, cmd
+	return b.use(ctx, span, w)
+}
+
+// use checks w's command's cooldown and records the use, in one step in
+// memory (the store commits it later): the work as it is when the use is
+// allowed, a "wait" refusal when it is not, an apology when recording failed.
+func (b *Bot) use(ctx context.Context, span trace.Span, w *work) *work {
+	cmd, chat := w.req.Command, w.req.Chat
 	cooldown := b.d.Overrides.Cooldown(chat, cmd, w.req.Now)
 	use, err := b.d.Store.Use(w.req.Sender, chat.Key(), cmd.Name, w.req.Now, cooldown)
 	b.state.note(err, w.req.Now)

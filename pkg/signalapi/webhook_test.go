@@ -220,4 +220,3 @@ func TestWebhookWatch(t *testing.T) {
 	cancel()
 	<-done
 }
-
