@@ -28,6 +28,8 @@ func TestImportRules(t *testing.T) {
 				t.Errorf("pkg/config imports %s; it may import only pkg/upstream (to check UPSTREAM_ALLOW)", dep)
 			case pkg == "pkg/telemetry" && dep != "pkg/signalid":
 				t.Errorf("pkg/telemetry imports %s; it may import only pkg/signalid", dep)
+			case slices.Contains([]string{"pkg/pipeline", "pkg/signalapi", "pkg/journal"}, pkg) && !slices.Contains(leaves, dep):
+				t.Errorf("%s imports %s; the scheduler, the receivers and the journal import only leaves (the receivers call up only through signalapi.Intake)", pkg, dep)
 			case pkg == "pkg/commands" && !slices.Contains(leaves, dep):
 				t.Errorf("pkg/commands imports %s; it declares interfaces for what it needs and imports only leaves", dep)
 			case pkg == "pkg/sim" && dep != "pkg/signalid":
