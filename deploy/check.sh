@@ -19,8 +19,9 @@
 #    in a private network namespace takes an OTLP span and serves it back;
 # 5. deploy/signal-bot.service and deploy/signal-bot.socket pass
 #    `systemd-analyze --user verify` with no warning (installing Debian's
-#    systemd package when it is missing), and the unit pins STATE_PATH under
-#    the home folder;
+#    systemd package when it is missing), the unit pins STATE_PATH under
+#    the home folder, restarts the bot after any exit (Restart=always) and
+#    has a start limit that a crash loop reaches;
 # 6. the built bot, configured from the example env file the way an operator
 #    fills it in (group id from GET /v1/groups), runs against the simulated
 #    REST API: the healthcheck binary says healthy, /_selftest answers a
@@ -276,6 +277,29 @@ grep -qx 'Environment=STATE_PATH=%h/.local/state/signal-bot/state.db' deploy/sig
 ! grep -qE '^[^#]*(StateDirectory|%S)' deploy/signal-bot.service ||
 	fail "deploy/signal-bot.service uses StateDirectory= or %S: ~/.config on systemd 252, ~/.local/state later"
 ok "STATE_PATH=%h/.local/state/signal-bot/state.db"
+step "deploy/signal-bot.service: restarted after any unplanned exit, and a crash loop meets a start limit"
+unit_value() { sed -n "s/^$1=//p" deploy/signal-bot.service | tail -1; }
+# seconds of a systemd time span as the unit writes them: 15s, 10min, 1h
+span_seconds() {
+	case $1 in
+	*min) echo $((${1%min} * 60)) ;;
+	*h) echo $((${1%h} * 3600)) ;;
+	*s) echo "${1%s}" ;;
+	*) echo "$1" ;;
+	esac
+}
+[[ $(unit_value Restart) == always ]] ||
+	fail "Restart=$(unit_value Restart); want always (a SIGHUP death or an exit 0 after a stray SIGTERM is clean to on-failure)"
+burst=$(unit_value StartLimitBurst)
+interval=$(span_seconds "$(unit_value StartLimitIntervalSec)")
+restart=$(span_seconds "$(unit_value RestartSec)")
+[[ $burst =~ ^[0-9]+$ && $interval =~ ^[0-9]+$ && $restart =~ ^[0-9]+$ ]] ||
+	fail "StartLimitBurst, StartLimitIntervalSec and RestartSec must be set (got '$burst', '$interval', '$restart')"
+((burst > 0 && interval > 0)) || fail "StartLimitBurst=$burst StartLimitIntervalSec=${interval}s: no start limit, a crash loop never ends"
+# burst starts RestartSec apart must fit in the interval, or the limit is never reached
+(((burst - 1) * restart < interval)) ||
+	fail "$burst starts ${restart}s apart take longer than StartLimitIntervalSec=${interval}s: the limit can never be hit"
+ok "Restart=always; a loop stops after $burst starts within ${interval}s (about $(((burst - 1) * restart))s of failing at RestartSec=${restart}s)"
 
 
 # --- 6. the bot as configured from the example, against the simulator --------

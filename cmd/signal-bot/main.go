@@ -19,6 +19,7 @@ import (
 	"signal-bot/pkg/activation"
 	"signal-bot/pkg/app"
 	"signal-bot/pkg/config"
+	"signal-bot/pkg/store"
 	"signal-bot/pkg/telemetry"
 )
 
@@ -33,7 +34,9 @@ func (e usageError) Unwrap() error { return e.error }
 func main() {
 	if err := run(); err != nil {
 		fmt.Fprintln(os.Stderr, "signal-bot:", err)
-		if errors.As(err, new(usageError)) {
+		// Exit 2: what a restart cannot mend, a setting or a damaged state
+		// file; the line says what to do.
+		if errors.As(err, new(usageError)) || errors.Is(err, store.ErrDamaged) {
 			os.Exit(2)
 		}
 		os.Exit(1)
@@ -49,14 +52,14 @@ func run() (err error) {
 		}
 		return usageError{err}
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	log := slog.New(telemetry.NewLogHandler(slog.NewTextHandler(os.Stderr, nil)))
+	ctx, stop := stopOnSignal(context.Background(), log)
 	defer stop()
 
 	cfg, err := config.Load(ctx, envconfig.OsLookuper())
 	if err != nil {
 		return usageError{err}
 	}
-	log := slog.New(telemetry.NewLogHandler(slog.NewTextHandler(os.Stderr, nil)))
 	// config.Load refuses SIGNAL_NUMBER without SIGNAL_API_URL: the sandbox
 	// runs only when neither is set, as on a fresh machine.
 	sandbox := cfg.Signal.APIURL == ""
@@ -83,4 +86,27 @@ func run() (err error) {
 	}
 	log.Info("signal-bot running", "version", version, "http", "http://"+a.HTTPAddr(), "limit", cfg.Pipeline.Limit, "queue_depth", cfg.Pipeline.QueueDepth)
 	return a.Run(ctx)
+}
+
+// stopOnSignal returns a context that ends at the first SIGTERM, SIGINT or
+// SIGHUP, which it logs: the bot then drains (docs/faults.md §2) and exits 0.
+// SIGHUP is a drain too, not ignored: the bot has nothing to reload, a
+// terminal's hangup means its session is gone, and under systemd the unit's
+// Restart=always starts the bot again, rereading its env file
+// (docs/operations.md §5). Later signals are caught and ignored while the
+// bot drains.
+func stopOnSignal(parent context.Context, log *slog.Logger) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(parent)
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGTERM, os.Interrupt, syscall.SIGHUP)
+	go func() {
+		select {
+		case sig := <-sigs:
+			name := map[os.Signal]string{syscall.SIGTERM: "SIGTERM", os.Interrupt: "SIGINT", syscall.SIGHUP: "SIGHUP"}[sig]
+			log.Info("signal received: draining, then exiting", "signal", name)
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, func() { signal.Stop(sigs); cancel() }
 }

@@ -89,17 +89,23 @@ func TestCatURLPointedInwardGetsApology(t *testing.T) {
 	lo, n1 := listenCounting(t, "127.0.0.1:0")
 	lo2, n2 := listenCounting(t, "127.0.0.2:0")
 	tests := []struct {
-		name string
-		url  func(up *fakeup.Server) string
+		name  string
+		url   func(up *fakeup.Server) string
+		allow string // UPSTREAM_ALLOW beside the fakes' exact address
 	}{
-		{"https to 127.0.0.1", func(*fakeup.Server) string { return "https://" + lo + "/cat.jpg" }},
-		{"https to 127.0.0.2", func(*fakeup.Server) string { return "https://" + lo2 + "/cat.jpg" }},
-		{"plain http", func(*fakeup.Server) string { return "http://" + lo + "/cat.jpg" }},
-		{"redirect chain into loopback", func(up *fakeup.Server) string { return up.RedirectURL(2, "https://"+lo+"/cat.jpg") }},
+		{name: "https to 127.0.0.1", url: func(*fakeup.Server) string { return "https://" + lo + "/cat.jpg" }},
+		{name: "https to 127.0.0.2", url: func(*fakeup.Server) string { return "https://" + lo2 + "/cat.jpg" }},
+		{name: "plain http", url: func(*fakeup.Server) string { return "http://" + lo + "/cat.jpg" }},
+		{name: "redirect chain into loopback", url: func(up *fakeup.Server) string { return up.RedirectURL(2, "https://"+lo+"/cat.jpg") }},
+		// An entry without a port opens port 443 only (issue 20, item 10).
+		{name: "UPSTREAM_ALLOW=127.0.0.1, another port", url: func(*fakeup.Server) string { return "https://" + lo + "/cat.jpg" }, allow: "127.0.0.1"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			h := botest.New(t, sim.Config{Lossless: true}, map[string]string{"POOL_SIZE_CAT": "0"})
+			if tt.allow != "" {
+				h.Env["UPSTREAM_ALLOW"] += "," + tt.allow
+			}
 			h.Up.SetCatURL(tt.url(h.Up))
 			h.Start()
 			h.Say(alice, "", "!cat")

@@ -51,6 +51,11 @@ func TestProcess(t *testing.T) {
 	t.Run("a frame answered before a restart is not answered again", func(t *testing.T) { testDuplicateAfterRestart(t, bin) })
 	t.Run("a webhook POST answered 200 survives kill -9", func(t *testing.T) { testWebhookAnswerIsDurable(t, bin) })
 	t.Run("flood from one sender is dropped, not held", func(t *testing.T) { testSenderFlood(t, bin) })
+	t.Run("a damaged state file stops the bot with exit 2", func(t *testing.T) { testDamagedStateStops(t, bin) })
+	t.Run("an empty state file starts fresh", func(t *testing.T) { testStateStartsFresh(t, bin) })
+	t.Run("a 0666 state file ends at 0600", func(t *testing.T) { testStateModeTightened(t, bin) })
+	t.Run("a second bot on the same state file is refused", func(t *testing.T) { testSecondBotRefused(t, bin) })
+	t.Run("SIGHUP drains like SIGTERM", func(t *testing.T) { testSighupDrains(t, bin) })
 }
 
 // buildBot builds ./cmd/signal-bot into a temporary folder.

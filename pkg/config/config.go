@@ -66,7 +66,7 @@ type Upstreams struct {
 	Timeout       time.Duration `env:"UPSTREAM_TIMEOUT, default=15s" help:"timeout of one picture fetch"`
 	MaxImageBytes int64         `env:"MAX_IMAGE_BYTES, default=10485760" help:"largest picture downloaded"`
 	// Allow is the only way past the fetch policy (docs/faults.md, hostile input).
-	Allow []string `env:"UPSTREAM_ALLOW" help:"addresses upstream calls may reach although not public, also over plain http: IP, IP:port or CIDR, comma-separated (an internal mirror)"`
+	Allow []string `env:"UPSTREAM_ALLOW" help:"addresses upstream calls may reach although not public, also over plain http: IP or CIDR (port 443 only), IP:port, [IPv6]:port or CIDR:port, comma-separated (an internal mirror)"`
 }
 
 // Server configures the bot's own HTTP endpoints.
@@ -83,7 +83,15 @@ type State struct {
 	Path string `env:"STATE_PATH, default=state/signal-bot.db" help:"tallies and cooldowns (bbolt file, mode 0600)"`
 	// CommitInterval is the group commit's window; see docs/state.md.
 	CommitInterval time.Duration `env:"STATE_COMMIT_INTERVAL, default=10ms" help:"uses are committed to STATE_PATH in one transaction per interval; a kill -9 forgets at most the last interval's"`
+	// Damaged is what a damaged file does at start; see docs/operations.md §9.
+	Damaged string `env:"STATE_DAMAGED, default=stop" help:"a damaged STATE_PATH at start: stop (exit 2, the file left as it is for a restore) or aside (moved to <name>.damaged-<time>, state starts fresh, with a warning)"`
 }
+
+// The values of STATE_DAMAGED.
+const (
+	StateDamagedStop  = "stop"
+	StateDamagedAside = "aside"
+)
 
 // Config is every concern's settings.
 type Config struct {
@@ -174,6 +182,8 @@ func (c Config) check() error {
 		return fmt.Errorf("configuration: LIMIT must be at least 1, got %d", c.Pipeline.Limit)
 	case c.State.CommitInterval < 0 || c.State.CommitInterval > time.Minute:
 		return fmt.Errorf("configuration: STATE_COMMIT_INTERVAL must be 0 to 1m, got %v", c.State.CommitInterval)
+	case c.State.Damaged != StateDamagedStop && c.State.Damaged != StateDamagedAside:
+		return fmt.Errorf("configuration: STATE_DAMAGED must be %s or %s, got %q", StateDamagedStop, StateDamagedAside, c.State.Damaged)
 	case c.Journal.MaxFrames < 0:
 		return fmt.Errorf("configuration: JOURNAL_MAX_FRAMES must be 0 (no journal) or more, got %d", c.Journal.MaxFrames)
 	case c.Journal.MaxFrames > 0 && c.Journal.MaxBytes < 1:

@@ -96,6 +96,19 @@ func TestLoad(t *testing.T) {
 				}
 			}},
 		{name: "negative commit interval", env: map[string]string{"STATE_COMMIT_INTERVAL": "-1ms"}, wantErr: "STATE_COMMIT_INTERVAL"},
+		{name: "damaged state stops by default", env: map[string]string{},
+			check: func(t *testing.T, c Config) {
+				if c.State.Damaged != StateDamagedStop {
+					t.Errorf("STATE_DAMAGED = %q; want %q", c.State.Damaged, StateDamagedStop)
+				}
+			}},
+		{name: "damaged state moved aside", env: map[string]string{"STATE_DAMAGED": "aside"},
+			check: func(t *testing.T, c Config) {
+				if c.State.Damaged != StateDamagedAside {
+					t.Errorf("STATE_DAMAGED = %q; want %q", c.State.Damaged, StateDamagedAside)
+				}
+			}},
+		{name: "damaged state neither stop nor aside", env: map[string]string{"STATE_DAMAGED": "delete"}, wantErr: "STATE_DAMAGED must be stop or aside"},
 		{name: "negative journal frames", env: map[string]string{"JOURNAL_MAX_FRAMES": "-1"}, wantErr: "JOURNAL_MAX_FRAMES"},
 		{name: "journal without bytes", env: map[string]string{"JOURNAL_MAX_BYTES": "0"}, wantErr: "JOURNAL_MAX_BYTES"},
 		{name: "negative replay age", env: map[string]string{"REPLAY_MAX_AGE": "-1s"}, wantErr: "REPLAY_MAX_AGE"},

@@ -13,8 +13,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"log/slog"
-	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
@@ -33,7 +31,11 @@ type Options struct {
 	// CommitInterval is how long the writer collects changes before it
 	// commits them in one transaction; zero commits as soon as it is free.
 	CommitInterval time.Duration
-	Log            *slog.Logger // commit failures; nil: not logged
+	// MoveDamagedAside makes Open move a damaged file to
+	// <path>.damaged-<UTC time> and start fresh, with a warning, instead of
+	// returning ErrDamaged.
+	MoveDamagedAside bool
+	Log              *slog.Logger // commit failures, the file's state at open; nil: not logged
 }
 
 // Store is the state: in memory, committed to the file by its Writer. It is
@@ -54,25 +56,17 @@ type use struct {
 }
 
 // Open opens (creating with mode 0600, in a 0700 folder) the state file at
-// path, reads it into memory and starts its writer.
+// path, reads it into memory and starts its writer. A damaged file is
+// ErrDamaged (or moved aside, o.MoveDamagedAside), one another process holds
+// is ErrHeld, and neither panics; a missing or empty file starts fresh, and
+// a mode looser than 0600 is tightened, each with a log line.
 func Open(path string, o Options) (*Store, error) {
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return nil, fmt.Errorf("open state %s: %w", path, err)
-	}
-	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: 5 * time.Second})
+	db, err := openFile(path, o)
 	if err != nil {
-		return nil, fmt.Errorf("open state %s: %w", path, err)
+		return nil, err
 	}
 	s := &Store{db: db, uses: map[string]map[string]use{}, chats: map[string]int64{}}
-	err = db.Update(func(tx *bolt.Tx) error {
-		for _, b := range [][]byte{bucketUses, bucketChats} {
-			if _, err := tx.CreateBucketIfNotExists(b); err != nil {
-				return err
-			}
-		}
-		return s.load(tx)
-	})
-	if err != nil {
+	if err := db.View(s.load); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open state %s: %w", path, err)
 	}

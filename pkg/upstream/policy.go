@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/netip"
 	"net/url"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -45,43 +46,78 @@ var nonPublic = []netip.Prefix{
 // is allowed; an address on the allow-list is allowed although it is not
 // public, and also over plain http. The zero Policy allows public https only.
 type Policy struct {
-	prefixes []netip.Prefix   // any port
-	exact    []netip.AddrPort // this port only
+	allowed []allowed
 	// onRefuse, when set, sees every address the dialer refuses, before any
 	// connection is attempted.
 	onRefuse func(netip.AddrPort)
 }
 
-// NewPolicy parses the allow-list: IP addresses ("10.0.0.5"), addresses with
-// a port ("127.0.0.1:8443") and CIDR prefixes ("10.1.0.0/16"). onRefuse,
-// when not nil, is called with each address the dialer refuses (tests).
+// allowed is one allow-list entry: the addresses of prefix, on port only.
+type allowed struct {
+	prefix netip.Prefix
+	port   uint16
+}
+
+// DefaultAllowPort is the port of an allow-list entry that names none: the
+// port of an https URL without one. An entry opens one port, never all of an
+// address's (a hostile upstream could otherwise name any service there).
+const DefaultAllowPort = 443
+
+// NewPolicy parses the allow-list: IP addresses ("10.0.0.5"), CIDR prefixes
+// ("10.1.0.0/16"), each on port 443 only, or either with its port
+// ("127.0.0.1:8443", "[fd00::5]:8443", "10.1.0.0/16:8443"). onRefuse, when
+// not nil, is called with each address the dialer refuses (tests).
 func NewPolicy(allow []string, onRefuse func(netip.AddrPort)) (*Policy, error) {
 	p := &Policy{onRefuse: onRefuse}
 	for _, a := range allow {
-		a = strings.TrimSpace(a)
-		if pr, err := netip.ParsePrefix(a); err == nil {
-			p.prefixes = append(p.prefixes, pr.Masked())
-		} else if ap, err := netip.ParseAddrPort(a); err == nil {
-			p.exact = append(p.exact, netip.AddrPortFrom(ap.Addr().Unmap(), ap.Port()))
-		} else if ip, err := netip.ParseAddr(a); err == nil {
-			p.prefixes = append(p.prefixes, netip.PrefixFrom(ip.Unmap(), ip.Unmap().BitLen()))
-		} else if a != "" {
-			return nil, fmt.Errorf("allow-list entry %q is no IP, IP:port or CIDR", a)
+		if a = strings.TrimSpace(a); a == "" {
+			continue
 		}
+		e, err := parseAllowed(a)
+		if err != nil {
+			return nil, err
+		}
+		p.allowed = append(p.allowed, e)
 	}
 	return p, nil
+}
+
+// parseAllowed reads one allow-list entry.
+func parseAllowed(a string) (allowed, error) {
+	bad := fmt.Errorf("allow-list entry %q is no IP, IP:port, CIDR or CIDR:port", a)
+	if addr, rest, isPrefix := strings.Cut(a, "/"); isPrefix {
+		// The prefix length has no colon, so a colon after the slash starts the port.
+		bits, port, hasPort := strings.Cut(rest, ":")
+		pr, err := netip.ParsePrefix(addr + "/" + bits)
+		if err != nil {
+			return allowed{}, bad
+		}
+		e := allowed{prefix: pr.Masked(), port: DefaultAllowPort}
+		if hasPort {
+			n, err := strconv.ParseUint(port, 10, 16)
+			if err != nil || n == 0 {
+				return allowed{}, bad
+			}
+			e.port = uint16(n)
+		}
+		return e, nil
+	}
+	if ap, err := netip.ParseAddrPort(a); err == nil && ap.Port() != 0 {
+		ip := ap.Addr().Unmap()
+		return allowed{prefix: netip.PrefixFrom(ip, ip.BitLen()), port: ap.Port()}, nil
+	}
+	if ip, err := netip.ParseAddr(a); err == nil {
+		ip = ip.Unmap()
+		return allowed{prefix: netip.PrefixFrom(ip, ip.BitLen()), port: DefaultAllowPort}, nil
+	}
+	return allowed{}, bad
 }
 
 // listed reports whether ap is on the allow-list.
 func (p *Policy) listed(ap netip.AddrPort) bool {
 	ip := ap.Addr().Unmap()
-	for _, e := range p.exact {
-		if e.Addr() == ip && e.Port() == ap.Port() {
-			return true
-		}
-	}
-	for _, pr := range p.prefixes {
-		if pr.Contains(ip) {
+	for _, e := range p.allowed {
+		if e.port == ap.Port() && e.prefix.Contains(ip) {
 			return true
 		}
 	}

@@ -68,13 +68,14 @@ func (r *refusals) list() []string {
 }
 
 // guardedFake runs the fake Cat API on loopback, allowed by its exact
-// address (the tests' allowance), and a client under the policy.
-func guardedFake(t *testing.T) (*fakeup.Server, *http.Client, *refusals) {
+// address (the tests' allowance) and the entries in also, and a client under
+// the policy.
+func guardedFake(t *testing.T, also ...string) (*fakeup.Server, *http.Client, *refusals) {
 	t.Helper()
 	fake, _ := startFake(t, fakeup.Config{Seed: 2})
 	u, _ := url.Parse(fake.CatAPIURL())
 	ref := &refusals{}
-	p, err := upstream.NewPolicy([]string{u.Host}, ref.add)
+	p, err := upstream.NewPolicy(append([]string{u.Host}, also...), ref.add)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -231,11 +232,20 @@ func TestNewPolicy(t *testing.T) {
 		{allow: nil, addr: "[fd00::1]:443", wantErr: true},
 		{allow: nil, addr: "[::ffff:10.0.0.1]:443", wantErr: true},
 		{allow: nil, addr: "0.0.0.0:443", wantErr: true},
-		{allow: []string{"10.1.0.0/16"}, addr: "10.1.2.3:8080"},
-		{allow: []string{"10.1.0.0/16"}, addr: "10.2.0.1:8080", wantErr: true},
+		// An entry without a port opens port 443 only (issue 20, item 10).
+		{allow: []string{"10.1.0.0/16"}, addr: "10.1.2.3:443"},
+		{allow: []string{"10.1.0.0/16"}, addr: "10.1.2.3:8080", wantErr: true},
+		{allow: []string{"10.1.0.0/16"}, addr: "10.2.0.1:443", wantErr: true},
+		{allow: []string{"10.1.0.0/16:8080"}, addr: "10.1.2.3:8080"},
+		{allow: []string{"10.1.0.0/16:8080"}, addr: "10.1.2.3:443", wantErr: true},
+		{allow: []string{"fd00::/8:8443"}, addr: "[fd00::5]:8443"},
+		{allow: []string{"fd00::/8"}, addr: "[fd00::5]:8443", wantErr: true},
 		{allow: []string{"127.0.0.1:8443"}, addr: "127.0.0.1:8443"},
 		{allow: []string{"127.0.0.1:8443"}, addr: "127.0.0.1:8080", wantErr: true},
-		{allow: []string{"192.168.1.5"}, addr: "192.168.1.5:80"},
+		{allow: []string{"[fd00::5]:8443"}, addr: "[fd00::5]:8443"},
+		{allow: []string{"192.168.1.5"}, addr: "192.168.1.5:443"},
+		{allow: []string{"192.168.1.5"}, addr: "192.168.1.5:80", wantErr: true},
+		{allow: []string{"127.0.0.1"}, addr: "127.0.0.1:9923", wantErr: true},
 	}
 	for _, tt := range tests {
 		p, err := upstream.NewPolicy(tt.allow, nil)
@@ -247,7 +257,31 @@ func TestNewPolicy(t *testing.T) {
 			t.Errorf("allow %v: CheckAddr(%s) = %v; want an error: %v", tt.allow, tt.addr, err, tt.wantErr)
 		}
 	}
-	if _, err := upstream.NewPolicy([]string{"mirror.internal"}, nil); err == nil || !strings.Contains(err.Error(), "mirror.internal") {
-		t.Errorf("NewPolicy(a host name) = %v; want an error naming it", err)
+	for _, bad := range []string{"mirror.internal", "10.0.0.5:0", "10.1.0.0/16:", "10.1.0.0/16:x", "10.1.0.0/16:0", "10.1.0.0/33"} {
+		if _, err := upstream.NewPolicy([]string{bad}, nil); err == nil || !strings.Contains(err.Error(), bad) {
+			t.Errorf("NewPolicy(%q) = %v; want an error naming it", bad, err)
+		}
+	}
+}
+
+// TestBareAllowEntryOpensOnly443: with UPSTREAM_ALLOW=127.0.0.1 (no port) a
+// picture URL at 127.0.0.1 on another port is refused by the dialer, and the
+// listener there sees no connection (issue 20, item 10: before, the entry
+// opened every port of the address).
+func TestBareAllowEntryOpensOnly443(t *testing.T) {
+	canary := listenCounting(t, "127.0.0.1:0")
+	fake, hc, ref := guardedFake(t, "127.0.0.1")
+	fake.SetCatURL("https://" + canary.ln.Addr().String() + "/cat.jpg")
+	c := newCatAPI(t, fake.CatAPIURL(), hc, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if _, err := c.Random(ctx); !errors.Is(err, upstream.ErrForbidden) {
+		t.Fatalf("Random = %v; want ErrForbidden", err)
+	}
+	if got := ref.list(); len(got) != 1 || got[0] != canary.ln.Addr().String() {
+		t.Errorf("dialer refused %v; want only %s", got, canary.ln.Addr())
+	}
+	if n := canary.n.Load(); n != 0 {
+		t.Errorf("%d connections reached 127.0.0.1 on the other port; want 0", n)
 	}
 }
