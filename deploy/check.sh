@@ -16,7 +16,8 @@
 #    by webhook); .dockerignore keeps secrets and .git out of the image's
 #    build context;
 # 4. deploy/jaeger.yaml passes `jaeger validate`, and Jaeger started with it
-#    in a private network namespace takes an OTLP span and serves it back;
+#    in a private network namespace (its Badger store in a temporary folder)
+#    takes an OTLP span and serves it back;
 # 5. deploy/signal-bot.service and deploy/signal-bot.socket pass
 #    `systemd-analyze --user verify` with no warning (installing Debian's
 #    systemd package when it is missing), the unit pins STATE_PATH under
@@ -202,7 +203,8 @@ fi
 jaeger_smoke() {
 	set -euo pipefail
 	ip link set lo up
-	"$jaeger" --config deploy/jaeger.yaml >"$tmp/jaeger.log" 2>&1 &
+	# Badger's folder: the container's volume at /badger, here a temporary one.
+	JAEGER_BADGER_DIR=$tmp/badger "$jaeger" --config deploy/jaeger.yaml >"$tmp/jaeger.log" 2>&1 &
 	jaeger_pid=$!
 	trap 'kill $jaeger_pid 2>/dev/null; wait $jaeger_pid 2>/dev/null || true' EXIT
 	local now trace=5ea1b07d3c0ffee05ea1b07d3c0ffee0

@@ -3,8 +3,15 @@
 # or stops it on loopback with otel/jaeger.yaml.
 #
 #   otel/jaeger.sh build   # print the binary's path, building it if needed
+#   otel/jaeger.sh path    # print the binary's path, without building it
 #   otel/jaeger.sh start   # start in the background, wait until ready, print the PID file
 #   otel/jaeger.sh stop    # stop the instance started by "start"
+#
+# By default Jaeger keeps traces in memory (otel/jaeger.yaml): a restart
+# forgets them. With JAEGER_DATA set to a folder, "start" keeps them there
+# with Badger for 7 days instead (otel/jaeger-badger.yaml), across restarts:
+#
+#   JAEGER_DATA=~/.local/share/signal-bot/jaeger otel/jaeger.sh start
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -37,11 +44,16 @@ start() {
 		echo "jaeger: already running (pid $(cat "$pidfile"))" >&2
 		return 0
 	fi
-	"$bin" --config "$here/jaeger.yaml" >"$logfile" 2>&1 &
+	config=$here/jaeger.yaml storage="in memory"
+	if [ -n "${JAEGER_DATA:-}" ]; then
+		mkdir -p "$JAEGER_DATA"
+		config=$here/jaeger-badger.yaml storage="in $JAEGER_DATA (Badger, 7 days)"
+	fi
+	JAEGER_BADGER_DIR=${JAEGER_DATA:-} "$bin" --config "$config" >"$logfile" 2>&1 &
 	echo $! >"$pidfile"
 	for _ in $(seq 1 100); do
 		if ready; then
-			echo "jaeger: ready (pid $(cat "$pidfile")); UI http://127.0.0.1:16686, OTLP http://127.0.0.1:4318" >&2
+			echo "jaeger: ready (pid $(cat "$pidfile")); UI http://127.0.0.1:16686, OTLP http://127.0.0.1:4318; traces $storage" >&2
 			return 0
 		fi
 		if ! kill -0 "$(cat "$pidfile")" 2>/dev/null; then
@@ -70,10 +82,11 @@ stop() {
 
 case "${1:-}" in
 build) build ;;
+path) echo "$bin" ;;
 start) start ;;
 stop) stop ;;
 *)
-	echo "usage: $0 build|start|stop" >&2
+	echo "usage: $0 build|path|start|stop" >&2
 	exit 2
 	;;
 esac

@@ -9,9 +9,11 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"syscall"
 
 	"github.com/sethvargo/go-envconfig"
@@ -31,8 +33,17 @@ type usageError struct{ error }
 
 func (e usageError) Unwrap() error { return e.error }
 
+// stdio is where the process reads its settings and typed lines, and writes
+// its screen and log.
+type stdio struct {
+	env    envconfig.Lookuper
+	in     io.Reader
+	out    io.Writer // the sandbox's screen
+	errOut io.Writer // the log, outside the sandbox
+}
+
 func main() {
-	if err := run(); err != nil {
+	if err := run(context.Background(), os.Args[1:], stdio{env: envconfig.OsLookuper(), in: os.Stdin, out: os.Stdout, errOut: os.Stderr}); err != nil {
 		fmt.Fprintln(os.Stderr, "signal-bot:", err)
 		// Exit 2: what a restart cannot mend, a setting or a damaged state
 		// file; the line says what to do.
@@ -43,35 +54,51 @@ func main() {
 	}
 }
 
-func run() (err error) {
+func run(parent context.Context, args []string, sio stdio) (err error) {
 	fs := flag.NewFlagSet("signal-bot", flag.ContinueOnError)
-	fs.Usage = func() { config.Usage(os.Stderr) }
-	if err := fs.Parse(os.Args[1:]); err != nil {
+	fs.SetOutput(sio.errOut)
+	fs.Usage = func() { config.Usage(sio.errOut) }
+	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil
 		}
 		return usageError{err}
 	}
-	log := slog.New(telemetry.NewLogHandler(slog.NewTextHandler(os.Stderr, nil)))
-	ctx, stop := stopOnSignal(context.Background(), log)
-	defer stop()
-
-	cfg, err := config.Load(ctx, envconfig.OsLookuper())
+	cfg, err := config.Load(parent, sio.env)
+	if err != nil {
+		return usageError{err}
+	}
+	level, err := cfg.Log.SlogLevel()
 	if err != nil {
 		return usageError{err}
 	}
 	// config.Load refuses SIGNAL_NUMBER without SIGNAL_API_URL: the sandbox
 	// runs only when neither is set, as on a fresh machine.
-	sandbox := cfg.Signal.APIURL == ""
-	if sandbox {
-		if _, set := os.LookupEnv("STATE_PATH"); !set {
+	opts := app.Options{Version: version, Sandbox: cfg.Signal.APIURL == ""}
+	logPath := ""
+	if opts.Sandbox {
+		if _, set := sio.env.Lookup("STATE_PATH"); !set {
 			cfg.State.Path = sandboxStatePath // never the production file by default
 		}
-		sb, err := startSandbox(ctx, &cfg, log, os.Stdin, os.Stdout)
+		logPath = filepath.Join(filepath.Dir(cfg.State.Path), sandboxLogName)
+		f, err := openLog(logPath)
+		if err != nil {
+			return err
+		}
+		defer f.Close() // after the sandbox and the bot: deferred first
+		opts.Log = newLogger(f, level)
+	} else {
+		opts.Log = newLogger(sio.errOut, level)
+	}
+	ctx, stop := stopOnSignal(parent, opts.Log)
+	defer stop()
+	if opts.Sandbox {
+		sb, err := startSandbox(ctx, &cfg, opts.Log, logPath, level, sio)
 		if err != nil {
 			return err
 		}
 		defer func() { err = errors.Join(err, sb.Close()) }()
+		opts.Served = sb.printServed
 	}
 	ln, err := activation.Listener(os.LookupEnv, os.Getpid())
 	if err != nil {
@@ -80,12 +107,18 @@ func run() (err error) {
 	for _, v := range []string{activation.EnvPID, activation.EnvFDs, activation.EnvFDNames} {
 		os.Unsetenv(v) // not for any process this one starts
 	}
-	a, err := app.New(ctx, cfg, app.Options{Log: log, Version: version, Sandbox: sandbox, Listener: ln})
+	opts.Listener = ln
+	a, err := app.New(ctx, cfg, opts)
 	if err != nil {
 		return err
 	}
-	log.Info("signal-bot running", "version", version, "http", "http://"+a.HTTPAddr(), "limit", cfg.Pipeline.Limit, "queue_depth", cfg.Pipeline.QueueDepth)
+	opts.Log.Info("signal-bot running", "version", version, "http", "http://"+a.HTTPAddr(), "limit", cfg.Pipeline.Limit, "queue_depth", cfg.Pipeline.QueueDepth)
 	return a.Run(ctx)
+}
+
+// newLogger is the bot's structured log on w, from level up.
+func newLogger(w io.Writer, level slog.Level) *slog.Logger {
+	return slog.New(telemetry.NewLogHandler(slog.NewTextHandler(w, &slog.HandlerOptions{Level: level})))
 }
 
 // stopOnSignal returns a context that ends at the first SIGTERM, SIGINT or

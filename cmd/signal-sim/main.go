@@ -28,7 +28,7 @@ func main() {
 // options are the command-line flags.
 type options struct {
 	addr, number, latency, shape, logLevel string
-	limits                                 string
+	limits, version                        string
 	lossless                               bool
 	ping                                   time.Duration
 	seed                                   uint64
@@ -46,6 +46,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.StringVar(&o.shape, "send-shape", "object", "201 body of /v2/send: object (released) or array (master)")
 	fs.BoolVar(&o.lossless, "lossless", false, "never drop frames while a client's writer is busy")
 	fs.DurationVar(&o.ping, "ping", sim.DefaultPingInterval, "websocket ping interval")
+	fs.StringVar(&o.version, "version", sim.Version, `the release GET /v1/about reports ("unset": a build from source)`)
 	fs.Uint64Var(&o.seed, "seed", 1, "seed of probabilistic faults and attachment ids")
 	fs.StringVar(&o.logLevel, "log-level", "info", "log level: debug, info, warn or error")
 	err := fs.Parse(args)
@@ -90,7 +91,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) (err error) {
 
 	s := sim.New(sim.Config{
 		Number: o.number, Latency: lat, Limits: lim, PingInterval: o.ping, Lossless: o.lossless,
-		SendShape: shape, Seed: o.seed, Logger: log,
+		SendShape: shape, Seed: o.seed, Version: o.version, Logger: log,
 	})
 	defer func() { err = errors.Join(err, s.Close()) }()
 	url, err := s.Start(o.addr)

@@ -37,6 +37,9 @@ type Options struct {
 	// Listener is the HTTP socket systemd passed (package activation); nil:
 	// the bot listens on HTTP_ADDR. The App closes it.
 	Listener net.Listener
+	// Served, when set, is given the timing block of every frame that reached
+	// a command, after its served line is logged (the sandbox prints it).
+	Served func(telemetry.Block)
 }
 
 // App is one running bot.
@@ -118,7 +121,7 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 			return map[string]int64{"queue_full": s.DroppedFull, "sender_queue": s.DroppedSender, "queue_bytes": s.DroppedBytes}
 		},
 		PausedUntil: func() time.Time { return a.gate.PausedUntil(time.Now()) },
-	}, o.Log); err != nil {
+	}, o.Log, o.Served); err != nil {
 		return nil, err
 	}
 	own = telemetry.NewOwnTime(telemetry.OwnTimeConfig{OnBlock: a.metrics.Served})
@@ -161,7 +164,7 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 	if err != nil {
 		return nil, err
 	}
-	a.log.Info("signal-cli-rest-api found", "version", about.Version, "mode", about.Mode)
+	a.logAbout(about)
 	groups, err := resolveGroups(cfg.Commands)
 	if err != nil {
 		return nil, err

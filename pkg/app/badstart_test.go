@@ -1,7 +1,6 @@
 package app_test
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"os"
@@ -49,45 +48,35 @@ func testBadSecrets(t *testing.T, bin string) {
 
 // testSandboxState starts the sandbox (neither SIGNAL_API_URL nor
 // SIGNAL_NUMBER set) without STATE_PATH: it must keep its state beside the
-// production default, never in it.
+// production default, never in it, and its log beside its state.
 func testSandboxState(t *testing.T, bin string) {
 	dir := t.TempDir()
 	cmd := exec.Command(bin)
 	cmd.Dir = dir
 	cmd.Env = []string{"HTTP_ADDR=127.0.0.1:0", "SANDBOX_LATENCY=zero"}
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	running := make(chan bool, 1)
-	go func() {
-		sc := bufio.NewScanner(stderr)
-		found := false
-		for sc.Scan() {
-			if !found && strings.Contains(sc.Text(), "signal-bot running") {
-				found = true
-				running <- true
-			}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	logPath := filepath.Join(dir, "state", "sandbox.log")
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if b, _ := os.ReadFile(logPath); bytes.Contains(b, []byte(`msg="signal-bot running"`)) {
+			break
 		}
-		if !found {
-			running <- false
+		select {
+		case err := <-exited:
+			t.Fatalf("the sandbox exited before it was running: %v", err)
+		default:
 		}
-	}()
-	select {
-	case ok := <-running:
-		if !ok {
-			t.Fatal("the sandbox exited before it was running")
+		if time.Now().After(deadline) {
+			_ = cmd.Process.Kill()
+			<-exited
+			t.Fatalf("the sandbox was not running within 30 s (no start line in %s)", logPath)
 		}
-	case <-time.After(30 * time.Second):
-		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
-		t.Fatal("the sandbox was not running within 30 s")
 	}
 	_ = cmd.Process.Signal(syscall.SIGTERM)
-	if err := cmd.Wait(); err != nil {
+	if err := <-exited; err != nil {
 		t.Errorf("sandbox exit: %v; want 0", err)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "state", "sandbox.db")); err != nil {

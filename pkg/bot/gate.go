@@ -58,7 +58,7 @@ func (b *Bot) awaitSend(ctx context.Context, s *pipeline.Slot, chat string, atta
 }
 
 // SpanSendWait is the span of a reply waiting for the outbound budget or a 429 pause.
-const SpanSendWait = "send.wait"
+const SpanSendWait = telemetry.SpanSendWait
 
 // shed counts a reply that is not sent, and logs it once per chat per minute.
 func (b *Bot) shed(ctx context.Context, w *work, reason string) {

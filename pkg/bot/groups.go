@@ -1,5 +1,10 @@
 package bot
 
+import (
+	"slices"
+	"strings"
+)
+
 // Groups maps configured group aliases to signal-cli group ids and back.
 type Groups struct {
 	byAlias map[string]string
@@ -35,3 +40,16 @@ func (g Groups) Alias(id string) string { return g.byID[id] }
 
 // IsTest tells whether id is a configured test group.
 func (g Groups) IsTest(id string) bool { return g.test[id] }
+
+// TestAliases lists the aliases of the test groups with their ids, sorted by
+// alias.
+func (g Groups) TestAliases() [][2]string {
+	var out [][2]string
+	for a, id := range g.byAlias {
+		if g.test[id] {
+			out = append(out, [2]string{a, id})
+		}
+	}
+	slices.SortFunc(out, func(x, y [2]string) int { return strings.Compare(x[0], y[0]) })
+	return out
+}

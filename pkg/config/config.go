@@ -104,6 +104,7 @@ type Config struct {
 	State     State
 	Safety    Safety
 	Journal   Journal
+	Log       Log
 
 	// HTTPLimits hardens the listener of Server's endpoints.
 	HTTPLimits HTTPLimits
@@ -171,6 +172,9 @@ func (c Config) check() error {
 		return err
 	}
 	if err := c.checkRequired(); err != nil {
+		return err
+	}
+	if _, err := c.Log.SlogLevel(); err != nil {
 		return err
 	}
 	switch {

@@ -2,6 +2,7 @@ package config
 
 import (
 	"context"
+	"log/slog"
 	"strings"
 	"testing"
 	"time"
@@ -25,6 +26,9 @@ func TestLoadDefaults(t *testing.T) {
 	}
 	if got, want := c.Server.Addr, "127.0.0.1:9923"; got != want {
 		t.Errorf("HTTP_ADDR = %q; want %q", got, want)
+	}
+	if l, err := c.Log.SlogLevel(); err != nil || l != slog.LevelInfo {
+		t.Errorf("LOG_LEVEL: %v, %v; want info", l, err)
 	}
 	if got, want := c.Commands.TestGroups, []string{"testbot"}; len(got) != 1 || got[0] != want[0] {
 		t.Errorf("TEST_GROUPS = %q; want %q", got, want)
@@ -54,6 +58,13 @@ func TestLoad(t *testing.T) {
 		{name: "short webhook token", env: map[string]string{"WEBHOOK_TOKEN": "0123456789"}, wantErr: "WEBHOOK_TOKEN must be at least 32"},
 		{name: "no connections", env: map[string]string{"HTTP_MAX_CONNS": "0"}, wantErr: "HTTP_MAX_CONNS"},
 		{name: "bad allow-list", env: map[string]string{"UPSTREAM_ALLOW": "mirror.internal"}, wantErr: "UPSTREAM_ALLOW"},
+		{name: "bad log level", env: map[string]string{"LOG_LEVEL": "loud"}, wantErr: "LOG_LEVEL must be debug, info, warn or error"},
+		{name: "log level", env: map[string]string{"LOG_LEVEL": "WARN"},
+			check: func(t *testing.T, c Config) {
+				if l, err := c.Log.SlogLevel(); err != nil || l != slog.LevelWarn {
+					t.Errorf("LOG_LEVEL=WARN: %v, %v; want warn", l, err)
+				}
+			}},
 		{name: "decode budget too small", env: map[string]string{"DECODE_BUDGET_BYTES": "1000"}, wantErr: "DECODE_BUDGET_BYTES"},
 		{name: "long token", env: map[string]string{"SELFTEST_TOKEN": strings.Repeat("x", 32)},
 			check: func(t *testing.T, c Config) {

@@ -29,11 +29,12 @@ type Health struct {
 	Journal *journal.Stats `json:"journal,omitempty"`
 
 	// The safety limits.
-	SendPausedUntil *time.Time `json:"send_paused_until"` // end of the pause after a 429; null while sends go
-	StateFailing    bool       `json:"state_failing"`     // the last recording of a use, or the last commit to the file, failed: status degraded
-	DroppedSender   int64      `json:"dropped_sender_queue"`
-	DroppedBytes    int64      `json:"dropped_queue_bytes"`
-	HeldBytes       int64      `json:"held_bytes"`
+	SendPausedUntil *time.Time  `json:"send_paused_until"` // end of the pause after a 429; null while sends go
+	SendBudget      *SendBudget `json:"send_budget"`       // the outbound budget per chat; null with SEND_BUDGET=off
+	StateFailing    bool        `json:"state_failing"`     // the last recording of a use, or the last commit to the file, failed: status degraded
+	DroppedSender   int64       `json:"dropped_sender_queue"`
+	DroppedBytes    int64       `json:"dropped_queue_bytes"`
+	HeldBytes       int64       `json:"held_bytes"`
 }
 
 func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
@@ -59,6 +60,7 @@ func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
 		h.Journal = &js
 	}
 	h.DroppedSender, h.DroppedBytes, h.HeldBytes = ps.DroppedSender, ps.DroppedBytes, ps.HeldBytes
+	h.SendBudget = s.sendBudget(time.Now())
 	if until := s.d.Bot.Gate().PausedUntil(time.Now()); !until.IsZero() {
 		h.SendPausedUntil = &until
 	}

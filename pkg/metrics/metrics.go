@@ -63,12 +63,14 @@ type Metrics struct {
 	ignored   metric.Int64Counter
 	stateErrs metric.Int64Counter
 	log       *slog.Logger
+	after     func(telemetry.Block) // nil: none
 }
 
 // New sets up the provider, its own Prometheus registry and the instruments.
 // log gets the "served" line of every frame that reached a command (Served);
-// nil discards.
-func New(src Sources, log *slog.Logger) (*Metrics, error) {
+// nil discards. after, when set, is given each such block once its line is
+// logged (the sandbox prints it).
+func New(src Sources, log *slog.Logger, after func(telemetry.Block)) (*Metrics, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
@@ -79,7 +81,7 @@ func New(src Sources, log *slog.Logger) (*Metrics, error) {
 		return nil, fmt.Errorf("set up metrics: %w", err)
 	}
 	m := &Metrics{
-		log: log,
+		log: log, after: after,
 		// Exemplars only for sampled frames: the others never reach Jaeger.
 		provider: sdkmetric.NewMeterProvider(sdkmetric.WithReader(exp), sdkmetric.WithExemplarFilter(exemplar.TraceBasedFilter)),
 		// OpenMetrics when the scraper asks for it (Accept), the only format
@@ -113,6 +115,9 @@ func (m *Metrics) Served(b telemetry.Block) {
 	m.own.Record(ex, b.OwnMS, cmd)
 	m.roundTrip.Record(ex, b.RoundTripMS, cmd)
 	m.log.Info("served", telemetry.ServedArgs(b)...)
+	if m.after != nil {
+		m.after(b)
+	}
 }
 
 // exemplarContext carries the frame's root span, so that the histograms'

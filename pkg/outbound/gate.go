@@ -204,3 +204,20 @@ func (g *Gate) NoteShed(chat string, now time.Time) (logNow bool, since int) {
 	g.shedLog[chat] = shedNote{at: now}
 	return true, n.since
 }
+
+// ChatBudget is one chat's budget: its burst n, the period that refills n,
+// and the tokens the chat holds at now (n for a chat not seen yet; below zero
+// while replies wait ahead of the refill). ok is false with the budget off.
+func (g *Gate) ChatBudget(chat string, now time.Time) (n int, period time.Duration, tokens float64, ok bool) {
+	if !g.cfg.Budget {
+		return 0, 0, 0, false
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	tokens = float64(g.cfg.ChatN)
+	if b, found := g.chats[chat]; found {
+		b.refill(now)
+		tokens = b.tokens
+	}
+	return g.cfg.ChatN, g.cfg.ChatPer, tokens, true
+}

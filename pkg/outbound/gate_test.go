@@ -130,3 +130,32 @@ func TestNoteShedLogsOncePerMinute(t *testing.T) {
 		}
 	}
 }
+
+// ChatBudget reports a chat's burst, period and tokens as reservations and
+// the refill move them; nothing with the budget off.
+func TestChatBudget(t *testing.T) {
+	g := testGate() // 3 per chat per 3 s
+	tokens := func(at time.Duration) float64 {
+		t.Helper()
+		n, per, tk, ok := g.ChatBudget("a", t0.Add(at))
+		if !ok || n != 3 || per != 3*time.Second {
+			t.Fatalf("ChatBudget = %d, %v, ok %v; want 3, 3s, ok", n, per, ok)
+		}
+		return tk
+	}
+	if got := tokens(0); got != 3 {
+		t.Errorf("a chat not seen yet has %v tokens; want 3", got)
+	}
+	for range 4 {
+		g.Reserve("a", 0, t0)
+	}
+	if got := tokens(0); got != -1 {
+		t.Errorf("after 4 reservations %v tokens; want -1 (one waits ahead of the refill)", got)
+	}
+	if got := tokens(1500 * time.Millisecond); got != 0.5 {
+		t.Errorf("1.5 s later %v tokens; want 0.5", got)
+	}
+	if _, _, _, ok := New(Config{}).ChatBudget("a", t0); ok {
+		t.Error("ChatBudget with the budget off: ok; want not")
+	}
+}

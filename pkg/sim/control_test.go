@@ -117,11 +117,35 @@ func TestControlKnobs(t *testing.T) {
 		t.Errorf("send after PUT faults = %+v; want 429", res)
 	}
 
-	if res := h.do(http.MethodPut, "/_sim/mode", `{"send_shape":"array"}`); res.body != `{"lossless":false,"send_shape":"array"}` {
+	if res := h.do(http.MethodPut, "/_sim/mode", `{"send_shape":"array"}`); res.body != `{"lossless":false,"send_shape":"array","version":"0.100"}` {
 		t.Errorf("PUT /_sim/mode = %+v", res)
 	}
 	if res := h.do(http.MethodPost, "/v2/send", send); res.status != http.StatusCreated || !strings.HasPrefix(res.body, `[{"timestamp":"`) {
 		t.Errorf("send in array mode = %+v; want 201 with an array", res)
+	}
+}
+
+// The version knob: Config.Version, then PUT /_sim/mode, is what /v1/about reports.
+func TestControlVersion(t *testing.T) {
+	h := start(t, Config{Version: "0.92"})
+	about := func() string {
+		var a struct{ Version string }
+		if err := json.Unmarshal([]byte(h.do(http.MethodGet, "/v1/about", "").body), &a); err != nil {
+			t.Fatal(err)
+		}
+		return a.Version
+	}
+	if got := about(); got != "0.92" {
+		t.Errorf("/v1/about version = %q; want the configured 0.92", got)
+	}
+	if res := h.do(http.MethodPut, "/_sim/mode", `{"version":"unset"}`); res.status != http.StatusOK {
+		t.Fatalf("PUT /_sim/mode = %+v", res)
+	}
+	if got := about(); got != "unset" {
+		t.Errorf("/v1/about version after PUT = %q; want unset", got)
+	}
+	if got := start(t, Config{}).sim.Mode().Version; got != Version {
+		t.Errorf("default version %q; want %q", got, Version)
 	}
 }
 

@@ -22,7 +22,7 @@ type about struct {
 // handleAbout serves GET /v1/about.
 func (s *Sim) handleAbout(w http.ResponseWriter, _ *http.Request) {
 	writeJSON(w, http.StatusOK, about{
-		Versions: []string{"v1", "v2"}, Build: 2, Mode: "json-rpc", Version: Version,
+		Versions: []string{"v1", "v2"}, Build: 2, Mode: "json-rpc", Version: s.Mode().Version,
 		Capabilities: map[string][]string{"v2/send": {"quotes", "mentions"}},
 	})
 }

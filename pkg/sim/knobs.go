@@ -16,13 +16,26 @@ type Mode struct {
 	SendShape SendShape `json:"send_shape"` // "object" or "array"
 	// WebhookURL is RECEIVE_WEBHOOK_URL: every notification is POSTed there; "" for none.
 	WebhookURL string `json:"webhook_url,omitempty"`
+	// Version is what GET /v1/about reports as the REST API's release ("0.100"; "unset"
+	// for a build from source).
+	Version string `json:"version,omitempty"`
 }
 
 // Mode returns the current mode.
 func (s *Sim) Mode() Mode {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return Mode{Lossless: s.lossless, SendShape: s.shape, WebhookURL: s.hook.url}
+	return Mode{Lossless: s.lossless, SendShape: s.shape, WebhookURL: s.hook.url, Version: s.version}
+}
+
+// SetVersion sets what GET /v1/about reports as the REST API's release; "" is Version.
+func (s *Sim) SetVersion(v string) {
+	if v == "" {
+		v = Version
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.version = v
 }
 
 // Latency returns the current latency profile.
@@ -85,10 +98,11 @@ func (s *Sim) handlePutMode(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, err.Error())
 		return
 	}
+	s.SetVersion(m.Version)
 	s.mu.Lock()
 	s.lossless, s.shape = m.Lossless, m.SendShape
 	s.mu.Unlock()
-	writeJSON(w, http.StatusOK, m)
+	writeJSON(w, http.StatusOK, s.Mode())
 }
 
 // decodeStrict decodes one JSON value and refuses unknown fields and trailing data.

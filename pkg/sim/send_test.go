@@ -1,12 +1,15 @@
 package sim
 
 import (
+	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"signal-bot/pkg/signalid"
 )
@@ -120,5 +123,33 @@ func TestSendRecordsRequest(t *testing.T) {
 	h.sim.ClearSent()
 	if n := len(h.sim.Sent()); n != 0 {
 		t.Errorf("after ClearSent: %d sends; want 0", n)
+	}
+}
+
+// SentAfter returns only the sends after the first n, waits while there are
+// none, and counts from zero again after ClearSent.
+func TestSentAfter(t *testing.T) {
+	h := start(t, Config{})
+	g := TestGroup()
+	for _, text := range []string{"a", "b", "c"} {
+		if res := h.do(http.MethodPost, "/v2/send", sendBody(DefaultNumber, []string{g.ID()}, text, nil)); res.status != http.StatusCreated {
+			t.Fatalf("send %s: %+v", text, res)
+		}
+	}
+	got, err := h.sim.SentAfter(h.ctx(), 1)
+	if err != nil || len(got) != 2 || got[0].Message != "b" || got[1].Message != "c" {
+		t.Fatalf("SentAfter(1) = %+v, %v; want the sends b and c", got, err)
+	}
+	short, cancel := context.WithTimeout(h.ctx(), 20*time.Millisecond)
+	defer cancel()
+	if got, err := h.sim.SentAfter(short, 3); !errors.Is(err, context.DeadlineExceeded) || got != nil {
+		t.Errorf("SentAfter(3) with 3 sends = %+v, %v; want nil and the deadline", got, err)
+	}
+	h.sim.ClearSent()
+	if res := h.do(http.MethodPost, "/v2/send", sendBody(DefaultNumber, []string{g.ID()}, "d", nil)); res.status != http.StatusCreated {
+		t.Fatalf("send d: %+v", res)
+	}
+	if got, err := h.sim.SentAfter(h.ctx(), 0); err != nil || len(got) != 1 || got[0].Message != "d" {
+		t.Errorf("SentAfter(0) after ClearSent = %+v, %v; want the send d", got, err)
 	}
 }

@@ -65,6 +65,30 @@ func (s *Sim) WaitSent(ctx context.Context, n int) ([]Sent, error) {
 	}
 }
 
+// SentAfter blocks until more than n sends are recorded, then returns a copy of those after
+// the first n only, so a reader that follows the sends one by one copies each once; or
+// returns nil and ctx's error when ctx ends first. After ClearSent the count starts again
+// from zero.
+func (s *Sim) SentAfter(ctx context.Context, n int) ([]Sent, error) {
+	for {
+		s.mu.Lock()
+		var got []Sent
+		if len(s.sent) > n {
+			got = append([]Sent(nil), s.sent[n:]...)
+		}
+		changed := s.sentChanged
+		s.mu.Unlock()
+		if got != nil {
+			return got, nil
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+}
+
 // ClearSent forgets the recorded sends.
 func (s *Sim) ClearSent() {
 	s.mu.Lock()

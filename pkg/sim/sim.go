@@ -21,7 +21,9 @@ const DefaultSender = "+48500000002"
 // DefaultPingInterval is the real server's websocket ping period (pongWait 60 s × 0.9).
 const DefaultPingInterval = 54 * time.Second
 
-// Version is what GET /v1/about reports as the REST API's build version.
+// Version is what GET /v1/about reports as the REST API's build version unless
+// Config.Version or SetVersion says otherwise: the release the simulator
+// reproduces, the one compose.yaml pins.
 const Version = "0.100"
 
 // Config describes one simulated REST API. The zero value is usable.
@@ -36,6 +38,7 @@ type Config struct {
 	SendShape    SendShape     // 201 body of /v2/send; default the released object shape
 	Seed         uint64        // seeds the random source of probabilistic faults and ids
 	WebhookURL   string        // RECEIVE_WEBHOOK_URL: POST every notification there; "" for none
+	Version      string        // GET /v1/about's "version"; default Version ("unset" is a build from source)
 	Logger       *slog.Logger  // nil → discard
 }
 
@@ -61,6 +64,7 @@ type Sim struct {
 	faults      Faults
 	shape       SendShape
 	lossless    bool
+	version     string
 	rng         *rand.Rand
 	clock       signalid.Clock
 	subs        map[*subscriber]struct{}
@@ -85,6 +89,9 @@ func New(cfg Config) *Sim {
 	if cfg.PingInterval <= 0 {
 		cfg.PingInterval = DefaultPingInterval
 	}
+	if cfg.Version == "" {
+		cfg.Version = Version
+	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
@@ -100,6 +107,7 @@ func New(cfg Config) *Sim {
 		faults:      cfg.Faults.clone(),
 		shape:       cfg.SendShape,
 		lossless:    cfg.Lossless,
+		version:     cfg.Version,
 		rng:         rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x5157_5eed)),
 		subs:        make(map[*subscriber]struct{}),
 		subsChanged: make(chan struct{}),

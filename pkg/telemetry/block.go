@@ -12,13 +12,17 @@ import (
 // between reading the frame and the end of its last span went. All values
 // are milliseconds rounded to the microsecond.
 type Block struct {
-	Command     string  `json:"command"`
-	TraceID     string  `json:"trace_id"`
-	QueueMS     float64 `json:"queue_ms"`
-	DispatchMS  float64 `json:"dispatch_ms"`
-	HandlerMS   float64 `json:"handler_ms"`
-	SendMS      float64 `json:"send_ms"`
-	UpstreamMS  float64 `json:"upstream_ms"`
+	Command    string  `json:"command"`
+	TraceID    string  `json:"trace_id"`
+	QueueMS    float64 `json:"queue_ms"`
+	DispatchMS float64 `json:"dispatch_ms"`
+	HandlerMS  float64 `json:"handler_ms"`
+	SendMS     float64 `json:"send_ms"`
+	UpstreamMS float64 `json:"upstream_ms"`
+	// SendWaitMS is the part of OwnMS the reply spent waiting for the
+	// outbound budget or a 429 pause (span send.wait): a hold the bot chose,
+	// not its code's time. OwnMS keeps counting it.
+	SendWaitMS  float64 `json:"send_wait_ms"`
 	OwnMS       float64 `json:"own_ms"`
 	RoundTripMS float64 `json:"round_trip_ms"`
 	Synthetic   bool    `json:"-"`
@@ -54,6 +58,7 @@ func Compute(spans []sdktrace.ReadOnlySpan) (Block, bool) {
 	handler := durationUS(fs.handler)
 	send, upstream := legsUS(spans, fs.handler)
 	own := max(queue+dispatch+handler-send-upstream, 0)
+	wait := min(namedUS(spans, fs.handler, SpanSendWait), own)
 
 	rootSC := fs.root.SpanContext()
 	b := Block{
@@ -65,6 +70,7 @@ func Compute(spans []sdktrace.ReadOnlySpan) (Block, bool) {
 		HandlerMS:   msFromUS(handler),
 		SendMS:      msFromUS(send),
 		UpstreamMS:  msFromUS(upstream),
+		SendWaitMS:  msFromUS(wait),
 		OwnMS:       msFromUS(own),
 		RoundTripMS: msFromUS(roundTripUS(spans, fs.root)),
 	}
@@ -134,6 +140,22 @@ func legsUS(spans []sdktrace.ReadOnlySpan, handler sdktrace.ReadOnlySpan) (send,
 	sendNS := unionLen(clip(sends, lo, hi))
 	allNS := unionLen(clip(all, lo, hi))
 	return roundUS(sendNS), roundUS(allNS) - roundUS(sendNS)
+}
+
+// namedUS returns the microseconds of the handler covered by the spans named
+// name.
+func namedUS(spans []sdktrace.ReadOnlySpan, handler sdktrace.ReadOnlySpan, name string) int64 {
+	if handler == nil {
+		return 0
+	}
+	var buf [2]interval
+	ivs := buf[:0]
+	for _, s := range spans {
+		if s.Name() == name {
+			ivs = append(ivs, interval{s.StartTime().UnixNano(), s.EndTime().UnixNano()})
+		}
+	}
+	return roundUS(unionLen(clip(ivs, handler.StartTime().UnixNano(), handler.EndTime().UnixNano())))
 }
 
 // roundTripUS returns the microseconds from the root's start to the last end

@@ -32,6 +32,30 @@ func TestCompute(t *testing.T) {
 			wantOK: true,
 		},
 		{
+			name: "a wait for the send budget stays own time and shows on its own",
+			spans: []stub{
+				{name: SpanFrame, start: 0, end: 100},
+				{name: SpanHandler, start: 0, end: 100, attrs: cat},
+				{name: SpanSendWait, start: 5, end: 65},
+				{name: "POST /v2/send", start: 70, end: 90, attrs: send},
+			},
+			want:   Block{Command: "cat", HandlerMS: 100, SendMS: 20, SendWaitMS: 60, OwnMS: 80, RoundTripMS: 100},
+			wantOK: true,
+		},
+		{
+			name: "a wait outside the handler is not the reply's",
+			spans: []stub{
+				{name: SpanFrame, start: 0, end: 100},
+				{name: SpanDispatch, start: 0, end: 10},
+				{name: SpanSendWait, start: 2, end: 8},
+				{name: SpanHandler, start: 10, end: 100, attrs: cat},
+				{name: SpanSendWait, start: 95, end: 110},
+				{name: "POST /v2/send", start: 20, end: 90, attrs: send},
+			},
+			want:   Block{Command: "cat", DispatchMS: 10, HandlerMS: 90, SendMS: 70, SendWaitMS: 5, OwnMS: 30, RoundTripMS: 110},
+			wantOK: true,
+		},
+		{
 			name: "two parallel upstream calls count once",
 			spans: []stub{
 				{name: SpanFrame, start: 0, end: 100},
@@ -136,7 +160,7 @@ func TestBlockJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := `{"command":"cat","trace_id":"ab","queue_ms":0.021,"dispatch_ms":0,"handler_ms":0,"send_ms":0,` +
-		`"upstream_ms":0,"own_ms":1.5,"round_trip_ms":0}`
+		`"upstream_ms":0,"send_wait_ms":0,"own_ms":1.5,"round_trip_ms":0}`
 	if string(got) != want {
 		t.Errorf("json = %s; want %s", got, want)
 	}

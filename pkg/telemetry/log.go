@@ -63,7 +63,7 @@ func (h logHandler) WithGroup(name string) slog.Handler {
 
 // ServedArgs returns the key/value pairs of the "served" log line, in the
 // order command, queue_ms, dispatch_ms, handler_ms, send_ms, upstream_ms,
-// own_ms, round_trip_ms, trace_id:
+// send_wait_ms, own_ms, round_trip_ms, trace_id:
 //
 //	log.InfoContext(ctx, "served", telemetry.ServedArgs(b)...)
 func ServedArgs(b Block) []any {
@@ -74,6 +74,7 @@ func ServedArgs(b Block) []any {
 		"handler_ms", b.HandlerMS,
 		"send_ms", b.SendMS,
 		"upstream_ms", b.UpstreamMS,
+		"send_wait_ms", b.SendWaitMS,
 		"own_ms", b.OwnMS,
 		"round_trip_ms", b.RoundTripMS,
 		LogTraceID, b.TraceID,

@@ -69,12 +69,12 @@ func dropTimeAndLevel(groups []string, a slog.Attr) slog.Attr {
 
 func TestServedArgs(t *testing.T) {
 	b := Block{Command: "cat", TraceID: "0af7", QueueMS: 0.021, DispatchMS: 0.044, HandlerMS: 3315.2,
-		SendMS: 2648, UpstreamMS: 1070.1, OwnMS: 1.2, RoundTripMS: 3316}
+		SendMS: 2648, UpstreamMS: 1070.1, SendWaitMS: 0.5, OwnMS: 1.2, RoundTripMS: 3316}
 	var buf bytes.Buffer
 	slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{ReplaceAttr: dropTimeAndLevel})).
 		Info("served", ServedArgs(b)...)
 	want := "msg=served command=cat queue_ms=0.021 dispatch_ms=0.044 handler_ms=3315.2 send_ms=2648 " +
-		"upstream_ms=1070.1 own_ms=1.2 round_trip_ms=3316 trace_id=0af7\n"
+		"upstream_ms=1070.1 send_wait_ms=0.5 own_ms=1.2 round_trip_ms=3316 trace_id=0af7\n"
 	if got := buf.String(); got != want {
 		t.Errorf("served line = %q; want %q", got, want)
 	}

@@ -23,6 +23,10 @@ const (
 	SpanSenderTurn = "sender.turn"
 	// SpanHandler is the command's handler; it carries AttrCommand.
 	SpanHandler = "handler"
+	// SpanSendWait is a reply's wait for the outbound budget or the end of a
+	// 429 pause, a child of handler. It is own time (the bot chose to wait),
+	// and the block shows it on its own as well, as send_wait_ms.
+	SpanSendWait = "send.wait"
 )
 
 // Attribute keys of the span model. Nothing else about a person is recorded:

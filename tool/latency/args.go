@@ -31,6 +31,7 @@ type options struct {
 	url      string        // the bot's base URL
 	token    string        // SELFTEST_TOKEN, sent as a bearer token
 	json     bool          // one JSON document instead of the text report
+	pace     string        // paceOn or paceOff
 }
 
 // openLoop tells the open-loop mode (--rate) from the closed loop.
@@ -65,6 +66,7 @@ func parseArgs(args []string, getenv func(string) string, usage io.Writer) (opti
 	fs.StringVar(&budget, "budget", "", "own_ms p95 budget in ms, or a duration such as 100ms (default OWN_BUDGET_MS, else 100)")
 	fs.StringVar(&o.url, "url", "", "the bot's base URL (default http:// + HTTP_ADDR, else http://127.0.0.1:9923)")
 	fs.BoolVar(&o.json, "json", false, "print the report as one JSON document")
+	fs.StringVar(&o.pace, "pace", paceOn, "on: hold each request until the test chat's send budget has room for its reply, so no reply waits in the bot; off: send as fast as asked (the wait shows as send_wait_ms)")
 
 	var positional []string
 	for rest := args; ; {
@@ -108,6 +110,8 @@ func (o *options) finish(positional []string, set map[string]bool, budget string
 		return fmt.Errorf("--senders %d: want 1..64", o.senders)
 	case o.timeout <= 0:
 		return fmt.Errorf("--timeout %v: want a positive duration", o.timeout)
+	case o.pace != paceOn && o.pace != paceOff:
+		return fmt.Errorf("--pace %q: want on or off", o.pace)
 	}
 	o.group = positional[0]
 	o.command = strings.Fields(o.text[1:])[0]
@@ -180,6 +184,7 @@ the budget. The command's cooldown is off in that group for the run.
   latency testbot                          20 × !pomoc, one at a time
   latency testbot --text '!ja' --times 50
   latency testbot --rate 200 --duration 30s   open loop: a fixed schedule
+  latency testbot --times 50 --pace off    replies may wait for the send budget
 
 Environment: SELFTEST_TOKEN (bearer token), HTTP_ADDR, OWN_BUDGET_MS.
 Exit status: 0 within budget, 1 over it, 2 usage or connection error,

@@ -31,6 +31,9 @@ func TestParseArgs(t *testing.T) {
 			want: options{group: "testbot", text: "!pomoc", command: "pomoc", times: 20, budgetMS: 2000, url: "http://127.0.0.1:9923"}},
 		{name: "open loop", args: []string{"testbot", "--rate", "200", "--duration", "30s"},
 			want: options{group: "testbot", text: "!pomoc", command: "pomoc", times: 20, rate: 200, duration: 30 * time.Second, budgetMS: 100, url: "http://127.0.0.1:9923"}},
+		{name: "pace off", args: []string{"testbot", "--pace", "off"},
+			want: options{group: "testbot", text: "!pomoc", command: "pomoc", times: 20, budgetMS: 100, url: "http://127.0.0.1:9923", pace: paceOff}},
+		{name: "bad pace", args: []string{"testbot", "--pace", "fast"}, wantErr: "--pace"},
 		{name: "no group", args: nil, wantErr: "test group"},
 		{name: "two groups", args: []string{"testbot", "other"}, wantErr: "got 2"},
 		{name: "not a command", args: []string{"testbot", "--text", "pomoc"}, wantErr: "--text"},
@@ -59,6 +62,9 @@ func TestParseArgs(t *testing.T) {
 			}
 			w := tt.want
 			w.inflight, w.timeout, w.senders = got.inflight, got.timeout, got.senders // defaults not under test here
+			if w.pace == "" {
+				w.pace = paceOn
+			}
 			if got != w {
 				t.Errorf("parseArgs(%q) = %+v; want %+v", tt.args, got, w)
 			}

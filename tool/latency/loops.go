@@ -16,14 +16,20 @@ const (
 )
 
 // closedLoop sends o.times requests one at a time, each after the previous
-// reply, so the bot never has more than one: a closed loop builds no queue.
+// reply (and, with a pacer, once the chat's send budget has room for it), so
+// the bot never has more than one: a closed loop builds no queue.
 // A request the bot's rate limit refuses is sent again after a pause, so the
 // loop runs at most as fast as the bot allows; the refusals are counted.
-func closedLoop(ctx context.Context, c *client, o options, res *results) {
+func closedLoop(ctx context.Context, c *client, o options, res *results, p *pacer) {
 	res.startNow()
 	for i := range o.times {
 		if ctx.Err() != nil {
 			return
+		}
+		if p != nil {
+			if _, err := p.take(ctx); err != nil {
+				return
+			}
 		}
 		res.begin()
 		var t timing
@@ -42,8 +48,10 @@ func closedLoop(ctx context.Context, c *client, o options, res *results) {
 // send time, so a late sender cannot hide a slow bot. At most o.inflight
 // requests are out at once; one due while that many are out is skipped and
 // counted, never queued in the tool. A refusal by the bot's rate limit is a
-// failure here (429): retrying would leave the schedule.
-func openLoop(ctx context.Context, c *client, o options, res *results) {
+// failure here (429): retrying would leave the schedule. A pacer holds a
+// request past its time until the send budget has room; it is then timed
+// from its release.
+func openLoop(ctx context.Context, c *client, o options, res *results, p *pacer) {
 	n := o.planned()
 	sem := make(chan struct{}, o.inflight)
 	var wg sync.WaitGroup
@@ -63,6 +71,15 @@ func openLoop(ctx context.Context, c *client, o options, res *results) {
 		}
 		if ctx.Err() != nil {
 			return
+		}
+		if p != nil {
+			held, err := p.take(ctx)
+			if err != nil {
+				return
+			}
+			if held > 0 {
+				due = time.Now() // held for the budget: timed from its release
+			}
 		}
 		select {
 		case sem <- struct{}{}:

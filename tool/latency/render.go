@@ -44,6 +44,7 @@ func writeText(w io.Writer, r report) error {
 		fmt.Fprintf(&b, "%-14s %6d %10.3f %10.3f %10.3f %10.3f %10.3f %10.3f\n",
 			row.name, row.N, row.Min, row.P50, row.P90, row.P95, row.P99, row.Max)
 	}
+	b.WriteString(r.paceLines())
 	if len(r.Histogram) > 0 {
 		b.WriteString("\nown_ms\n")
 		if err := stats.WriteHistogram(&b, r.Histogram, 40); err != nil {
@@ -55,6 +56,25 @@ func writeText(w io.Writer, r report) error {
 		return fmt.Errorf("write report: %w", err)
 	}
 	return nil
+}
+
+// paceLines says how the run was paced, and how much of own_ms was the
+// replies' wait for the send budget: the bot's deliberate hold, not its code.
+func (r report) paceLines() string {
+	var b strings.Builder
+	if r.Waited > 0 {
+		w, rest := r.Fields.SendWaitMS, r.Fields.OwnLessWaitMS
+		fmt.Fprintf(&b, "\nsend budget wait: %d of %d replies waited in the bot for the send budget (send_wait_ms p95 %.3f, max %.3f);\n"+
+			"  own_ms counts that wait; without it own_ms p95 is %.3f ms\n", r.Waited, r.OK, w.P95, w.Max, rest.P95)
+	}
+	switch p := r.Pace; {
+	case p.Mode == paceOn && p.Held > 0:
+		fmt.Fprintf(&b, "\npaced: %d requests held %s in all for the send budget (%d per %gs), so no reply waited for it\n",
+			p.Held, (time.Duration(p.HeldS * float64(time.Second))).Round(time.Millisecond), p.ChatBurst, p.ChatPeriodS)
+	case p.Mode == paceOn:
+		fmt.Fprintf(&b, "\npaced: the run fit the send budget (%d per %gs) without a hold\n", p.ChatBurst, p.ChatPeriodS)
+	}
+	return b.String()
 }
 
 // describe names the mode: "20 × one at a time" or "200/s for 30s".

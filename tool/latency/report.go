@@ -1,6 +1,7 @@
 package main
 
 import (
+	"math"
 	"time"
 
 	"signal-bot/tool/latency/internal/stats"
@@ -30,19 +31,27 @@ type report struct {
 	Fields      fields         `json:"fields"`
 	Histogram   []stats.Bucket `json:"own_ms_histogram"`
 	Budget      budget         `json:"budget"`
+	Pace        paceInfo       `json:"pace"`
+	// Waited is how many replies waited in the bot for the send budget
+	// (send_wait_ms above 0).
+	Waited int `json:"waited"`
 }
 
 // fields summarises every field of the timing block, and the tool's own HTTP
 // round trip (timed from the intended send time in the open loop).
 type fields struct {
-	OwnMS       stats.Summary `json:"own_ms"`
-	QueueMS     stats.Summary `json:"queue_ms"`
-	DispatchMS  stats.Summary `json:"dispatch_ms"`
-	HandlerMS   stats.Summary `json:"handler_ms"`
-	SendMS      stats.Summary `json:"send_ms"`
-	UpstreamMS  stats.Summary `json:"upstream_ms"`
-	RoundTripMS stats.Summary `json:"round_trip_ms"`
-	HTTPMS      stats.Summary `json:"http_ms"`
+	OwnMS      stats.Summary `json:"own_ms"`
+	QueueMS    stats.Summary `json:"queue_ms"`
+	DispatchMS stats.Summary `json:"dispatch_ms"`
+	HandlerMS  stats.Summary `json:"handler_ms"`
+	SendMS     stats.Summary `json:"send_ms"`
+	UpstreamMS stats.Summary `json:"upstream_ms"`
+	// SendWaitMS is the part of own_ms each reply waited for the send budget;
+	// OwnLessWaitMS is own_ms without it, the code's own time.
+	SendWaitMS    stats.Summary `json:"send_wait_ms"`
+	OwnLessWaitMS stats.Summary `json:"own_ms_less_send_wait"`
+	RoundTripMS   stats.Summary `json:"round_trip_ms"`
+	HTTPMS        stats.Summary `json:"http_ms"`
 }
 
 // namedSummary is one row of the text report.
@@ -55,7 +64,8 @@ type namedSummary struct {
 func (f fields) rows() []namedSummary {
 	return []namedSummary{
 		{"own_ms", f.OwnMS}, {"queue_ms", f.QueueMS}, {"dispatch_ms", f.DispatchMS}, {"handler_ms", f.HandlerMS},
-		{"send_ms", f.SendMS}, {"upstream_ms", f.UpstreamMS}, {"round_trip_ms", f.RoundTripMS}, {"http_ms", f.HTTPMS},
+		{"send_ms", f.SendMS}, {"upstream_ms", f.UpstreamMS}, {"send_wait_ms", f.SendWaitMS},
+		{"round_trip_ms", f.RoundTripMS}, {"http_ms", f.HTTPMS},
 	}
 }
 
@@ -94,15 +104,25 @@ func newReport(o options, s snapshot, interrupted bool) report {
 	}
 	own := col(func(t timing) float64 { return t.OwnMS })
 	r.Fields = fields{
-		OwnMS:       stats.Summarize(own),
-		QueueMS:     stats.Summarize(col(func(t timing) float64 { return t.QueueMS })),
-		DispatchMS:  stats.Summarize(col(func(t timing) float64 { return t.DispatchMS })),
-		HandlerMS:   stats.Summarize(col(func(t timing) float64 { return t.HandlerMS })),
-		SendMS:      stats.Summarize(col(func(t timing) float64 { return t.SendMS })),
-		UpstreamMS:  stats.Summarize(col(func(t timing) float64 { return t.UpstreamMS })),
+		OwnMS:      stats.Summarize(own),
+		QueueMS:    stats.Summarize(col(func(t timing) float64 { return t.QueueMS })),
+		DispatchMS: stats.Summarize(col(func(t timing) float64 { return t.DispatchMS })),
+		HandlerMS:  stats.Summarize(col(func(t timing) float64 { return t.HandlerMS })),
+		SendMS:     stats.Summarize(col(func(t timing) float64 { return t.SendMS })),
+		UpstreamMS: stats.Summarize(col(func(t timing) float64 { return t.UpstreamMS })),
+		SendWaitMS: stats.Summarize(col(func(t timing) float64 { return t.SendWaitMS })),
+		OwnLessWaitMS: stats.Summarize(col(func(t timing) float64 {
+			return math.Round((t.OwnMS-t.SendWaitMS)*1000) / 1000
+		})),
 		RoundTripMS: stats.Summarize(col(func(t timing) float64 { return t.RoundTripMS })),
 		HTTPMS:      stats.Summarize(col(func(t timing) float64 { return t.HTTPMS })),
 	}
+	for _, t := range s.ok {
+		if t.SendWaitMS > 0 {
+			r.Waited++
+		}
+	}
+	r.Pace = paceInfo{Mode: o.pace}
 	r.Histogram = stats.Histogram(own, histogramBuckets)
 	if r.Histogram == nil {
 		r.Histogram = []stats.Bucket{}

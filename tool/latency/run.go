@@ -36,7 +36,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		fmt.Fprintf(stderr, "latency: %s\n", leaseFailure(o, err))
 		return exitUsage
 	}
-	measure(ctx, c, o, res, isTerminal(stdout) && !o.json, stdout)
+	p, pace := startPacing(ctx, c, o, stderr)
+	measure(ctx, c, o, res, p, isTerminal(stdout) && !o.json, stdout)
 	interrupted := ctx.Err() != nil
 	if err := l.release(ctx); err != nil {
 		fmt.Fprintf(stderr, "latency: warning: %v\n", err)
@@ -44,6 +45,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 
 	snap := res.snapshot()
 	r := newReport(o, snap, interrupted)
+	held, waited := p.holds()
+	pace.Held, pace.HeldS = held, waited.Seconds()
+	r.Pace = pace
 	write := writeText
 	if o.json {
 		write = writeJSON
@@ -66,7 +70,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 }
 
 // measure runs the closed or open loop, with a progress line when asked.
-func measure(ctx context.Context, c *client, o options, res *results, progress bool, w io.Writer) {
+func measure(ctx context.Context, c *client, o options, res *results, p *pacer, progress bool, w io.Writer) {
 	if progress {
 		pctx, stop := context.WithCancel(ctx)
 		wait := showProgress(pctx, w, o, res)
@@ -74,9 +78,9 @@ func measure(ctx context.Context, c *client, o options, res *results, progress b
 		defer stop()
 	}
 	if o.openLoop() {
-		openLoop(ctx, c, o, res)
+		openLoop(ctx, c, o, res, p)
 	} else {
-		closedLoop(ctx, c, o, res)
+		closedLoop(ctx, c, o, res, p)
 	}
 }
 

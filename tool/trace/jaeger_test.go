@@ -78,7 +78,7 @@ func TestTraceFromJaeger(t *testing.T) {
 		want float64
 	}{
 		{"queue_ms", want.QueueMS}, {"dispatch_ms", want.DispatchMS}, {"handler_ms", want.HandlerMS},
-		{"send_ms", want.SendMS}, {"upstream_ms", want.UpstreamMS}, {"own_ms", want.OwnMS}, {"round_trip_ms", want.RoundTripMS},
+		{"send_ms", want.SendMS}, {"upstream_ms", want.UpstreamMS}, {"send_wait_ms", want.SendWaitMS}, {"own_ms", want.OwnMS}, {"round_trip_ms", want.RoundTripMS},
 	} {
 		v, ok := got[f.name]
 		if !ok {

@@ -53,7 +53,7 @@ func awaitTrace(ctx context.Context, j jaeger, id string, wait time.Duration) ([
 		}
 		if time.Now().After(deadline) {
 			if errors.Is(err, errNotFound) {
-				return nil, fmt.Errorf("trace %s: not in Jaeger at %s (it keeps traces in memory: gone after a restart; or the bot exports no spans, or sampled this one out)", id, j.base)
+				return nil, fmt.Errorf("trace %s: not in Jaeger at %s (a Jaeger that keeps traces in memory forgets them when it restarts: JAEGER_DATA=<dir> otel/jaeger.sh start keeps them; or the trace is past the store's retention, or the bot exports no spans, or sampled this one out)", id, j.base)
 			}
 			return spans, nil // print what there is; render marks the gaps
 		}

@@ -128,13 +128,17 @@ func render(w io.Writer, spans []span, width int) error {
 	fmt.Fprintln(w, blockLine(b))
 	fmt.Fprintf(w, "own_ms = queue + dispatch + handler - send - upstream = %.3f + %.3f + %.3f - %.3f - %.3f = %.3f\n",
 		b.QueueMS, b.DispatchMS, b.HandlerMS, b.SendMS, b.UpstreamMS, b.OwnMS)
+	if b.SendWaitMS > 0 {
+		fmt.Fprintf(w, "of which send_wait_ms = %.3f: the reply held for the send budget or a 429 pause (span %s), the rest %.3f\n",
+			b.SendWaitMS, telemetry.SpanSendWait, b.OwnMS-b.SendWaitMS)
+	}
 	return nil
 }
 
 // blockLine is the timing block as the bot's served line writes it.
 func blockLine(b telemetry.Block) string {
-	return fmt.Sprintf("command=%s queue_ms=%s dispatch_ms=%s handler_ms=%s send_ms=%s upstream_ms=%s own_ms=%s round_trip_ms=%s trace_id=%s",
-		b.Command, num(b.QueueMS), num(b.DispatchMS), num(b.HandlerMS), num(b.SendMS), num(b.UpstreamMS), num(b.OwnMS), num(b.RoundTripMS), b.TraceID)
+	return fmt.Sprintf("command=%s queue_ms=%s dispatch_ms=%s handler_ms=%s send_ms=%s upstream_ms=%s send_wait_ms=%s own_ms=%s round_trip_ms=%s trace_id=%s",
+		b.Command, num(b.QueueMS), num(b.DispatchMS), num(b.HandlerMS), num(b.SendMS), num(b.UpstreamMS), num(b.SendWaitMS), num(b.OwnMS), num(b.RoundTripMS), b.TraceID)
 }
 
 // bar draws [from, to) on a width-cell axis of total: full cells, and a thin

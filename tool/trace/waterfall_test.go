@@ -44,7 +44,7 @@ frame                             0.000    302.000  |█████████
   dispatch                        0.060      0.940  |▏                   |
   handler pomoc                   1.000    300.500  |████████████████████|
     POST /v2/send [send] 201      1.100    300.000  |████████████████████|
-command=pomoc queue_ms=0.05 dispatch_ms=0.94 handler_ms=300.5 send_ms=300 upstream_ms=0 own_ms=1.49 round_trip_ms=302 trace_id=0af7651916cd43dd8448eb211c80319c
+command=pomoc queue_ms=0.05 dispatch_ms=0.94 handler_ms=300.5 send_ms=300 upstream_ms=0 send_wait_ms=0 own_ms=1.49 round_trip_ms=302 trace_id=0af7651916cd43dd8448eb211c80319c
 own_ms = queue + dispatch + handler - send - upstream = 0.050 + 0.940 + 300.500 - 300.000 - 0.000 = 1.490
 `
 	if got := b.String(); got != want {
@@ -101,5 +101,24 @@ func TestBlock(t *testing.T) {
 		SendMS: 300, OwnMS: 1.49, RoundTripMS: 302, Outcome: "served", RootSpanID: trace.SpanID{0, 0, 0, 0, 0, 0, 0, 1}, Sampled: true}
 	if b != want {
 		t.Errorf("block =\n %+v; want\n %+v", b, want)
+	}
+}
+
+// A reply held by the send budget shows its wait as send_wait_ms on the block
+// line and on a line of its own under the own_ms sum.
+func TestRenderSendWait(t *testing.T) {
+	t0 := time.Date(2026, 12, 1, 7, 0, 0, 0, time.UTC)
+	at := func(us int) time.Time { return t0.Add(time.Duration(us) * time.Microsecond) }
+	spans := append(pomocTrace(), span{TraceID: testTrace, SpanID: "0000000000000007", ParentID: "0000000000000005",
+		Name: telemetry.SpanSendWait, Start: at(1000), End: at(1050)})
+	var b strings.Builder
+	if err := render(&b, spans, 20); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{" send_wait_ms=0.05 own_ms=1.49 ",
+		"of which send_wait_ms = 0.050: the reply held for the send budget or a 429 pause (span send.wait), the rest 1.440\n"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("render lacks %q:\n%s", want, b.String())
+		}
 	}
 }
