@@ -48,12 +48,8 @@ type frame struct {
 // NewIntake returns the intake of b, its scheduler sized by cfg; j is the
 // journal of accepted frames (nil: none). Start it with Run; Close and Wait
 // stop it.
-func NewIntake(b *Bot, j *journal.Journal, cfg pipeline.Config) (*Intake, error) {
-	p, err := pipeline.New[*frame](cfg)
-	if err != nil {
-		return nil, err
-	}
-	return &Intake{bot: b, journal: j, pipe: p, tracer: b.tracer, log: b.d.Log, depth: cfg.QueueDepth}, nil
+func NewIntake(b *Bot, j *journal.Journal, cfg pipeline.Config) *Intake {
+	return &Intake{bot: b, journal: j, pipe: pipeline.New[*frame](cfg), tracer: b.tracer, log: b.d.Log, depth: cfg.QueueDepth}
 }
 
 var _ signalapi.Intake = (*Intake)(nil)

@@ -39,10 +39,7 @@ func TestIntakeSpans(t *testing.T) {
 	})
 	cfg := testPipeline(10)
 	cfg.Limit, cfg.FrameTimeout = 2, 100*time.Millisecond
-	in, err := NewIntake(h.bot, nil, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	in := NewIntake(h.bot, nil, cfg)
 	ran := make(chan struct{})
 	go func() { defer close(ran); in.Run() }()
 	frames := map[string][]byte{ // a2 waits for a1, which outlives a2's deadline; -1 takes no turn
@@ -174,10 +171,7 @@ func TestIntakeWebhookWaitsForTheDisk(t *testing.T) {
 				tt.depth = 1
 			}
 			cfg.QueueDepth = tt.depth
-			in, err := NewIntake(mustNew(t, testDeps(t)), j, cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
+			in := NewIntake(New(testDeps(t)), j, cfg)
 			defer in.Close()
 			if tt.wantErr != nil {
 				if _, err := in.Offer(context.Background(), signalapi.TextFrame("+48500000000", "+48600000002", "u-2", "", "", "!pomoc", 9), time.Now(), signalapi.ViaWebsocket); err != nil {
@@ -185,7 +179,7 @@ func TestIntakeWebhookWaitsForTheDisk(t *testing.T) {
 				}
 			}
 			before := s.Writer().Stats()
-			_, err = in.Offer(tt.ctx, tt.raw, time.Now(), tt.via)
+			_, err := in.Offer(tt.ctx, tt.raw, time.Now(), tt.via)
 			after := s.Writer().Stats()
 			if !errors.Is(err, tt.wantErr) {
 				t.Fatalf("Offer = %v; want %v", err, tt.wantErr)
@@ -223,10 +217,7 @@ func TestIntakeWebhookLines(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			in, err := NewIntake(mustNew(t, testDeps(t)), nil, testPipeline(10))
-			if err != nil {
-				t.Fatal(err)
-			}
+			in := NewIntake(New(testDeps(t)), nil, testPipeline(10))
 			defer in.Close()
 			id, err := in.Offer(context.Background(), []byte(tt.line), time.Now(), signalapi.ViaWebhook)
 			if !errors.Is(err, tt.wantErr) {
@@ -281,10 +272,7 @@ func TestReplayRefusedLeavesJournal(t *testing.T) {
 			tt.set(&cfg)
 			d := testDeps(t)
 			d.API = &fakeSender{} // the replies go nowhere, at once
-			in, err := NewIntake(mustNew(t, d), j, cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
+			in := NewIntake(New(d), j, cfg)
 			var ran sync.WaitGroup
 			start := func() { ran.Go(in.Run) }
 			if tt.run {

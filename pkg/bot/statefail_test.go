@@ -44,11 +44,8 @@ func TestFailedStateWriteIsNotSilence(t *testing.T) {
 	rec := &stateRecorder{}
 	d := testDeps(t)
 	d.API, d.Store, d.Recorder = testAPI(t, url, s.Number(), &http.Client{Transport: tr}), st, rec
-	b := mustNew(t, d)
-	p, err := NewIntake(b, nil, testPipeline(4))
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := New(d)
+	p := NewIntake(b, nil, testPipeline(4))
 	go p.Run()
 	if _, err := p.Offer(context.Background(), signalapi.TextFrame(s.Number(), sim.DefaultSender, "", "", "", "!pomoc", 1), time.Now(), signalapi.ViaWebsocket); err != nil {
 		t.Fatal(err)

@@ -23,14 +23,14 @@ func TestWebhookMount(t *testing.T) {
 	h := http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusOK) }) // the webhook
 	next := http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusTeapot) })
 	for _, bad := range []string{"/", "/healthz", "/_selftest", "/_override", "/metrics", "webhook", "/{x}", "/a b"} {
-		if _, err := httpapi.MountWebhook(bad, h, next); err == nil {
-			t.Errorf("MountWebhook(%q) accepted; want an error", bad)
+		if err := httpapi.CheckWebhookPath(bad); err == nil {
+			t.Errorf("CheckWebhookPath(%q) accepted; want an error", bad)
 		}
 	}
-	mux, err := httpapi.MountWebhook("/_webhook", h, next)
-	if err != nil {
+	if err := httpapi.CheckWebhookPath("/_webhook"); err != nil {
 		t.Fatal(err)
 	}
+	mux := httpapi.MountWebhook("/_webhook", h, next)
 	if got := post(t, mux, "POST", "/_webhook", receiveLine); got != 200 {
 		t.Errorf("POST /_webhook = %d; want 200", got)
 	}

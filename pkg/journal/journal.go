@@ -24,7 +24,6 @@ import (
 	"sync"
 	"time"
 
-	"signal-bot/pkg/fields"
 	"signal-bot/pkg/store"
 )
 
@@ -32,14 +31,6 @@ var (
 	bucket     = []byte("journal") // id (8 bytes big-endian) → entry
 	bucketSeen = []byte("seen")    // finished at (unix ns) + timestamp (8 bytes each, big-endian) + sender → nothing
 )
-
-// Config bounds the journal with config.Journal's JOURNAL_MAX_FRAMES and
-// JOURNAL_MAX_BYTES; Open refuses bounds that are out of range.
-type Config struct {
-	MaxFrames int   // frames pending at once; 0: no journal
-	MaxBytes  int64 // bytes of pending frames
-	MaxSeen   int   // duplicate filter records kept in the file; 0: none are written
-}
 
 // Seen is the duplicate filter's key of a frame: its sender and the
 // message's timestamp. The zero Seen is no key.
@@ -92,15 +83,6 @@ type Journal struct {
 type pending struct {
 	size int64
 	seen Seen
-}
-
-// check names every bound of c that is out of range.
-func (c Config) check() error {
-	return fields.Check("journal",
-		fields.NotNegative("Config.MaxFrames", c.MaxFrames),
-		fields.That(c.MaxFrames <= 0 || c.MaxBytes > 0, "Config.MaxBytes must be > 0 with MaxFrames > 0"),
-		fields.NotNegative("Config.MaxSeen", c.MaxSeen),
-	)
 }
 
 // Enabled reports whether frames are journaled at all.

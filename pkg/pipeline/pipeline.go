@@ -10,9 +10,6 @@ import (
 	"errors"
 	"sync"
 	"sync/atomic"
-	"time"
-
-	"signal-bot/pkg/fields"
 )
 
 // Errors of Push.
@@ -22,22 +19,6 @@ var (
 	ErrSender = errors.New("the sender has SENDER_QUEUE frames waiting")
 	ErrClosed = errors.New("intake closed")
 )
-
-// Config sizes the pipeline. Its sizes have no defaults here: they are
-// config.Pipeline's and config.Safety's (LIMIT, QUEUE_DEPTH, FRAME_TIMEOUT,
-// SENDER_QUEUE, QUEUE_BYTES), and New refuses a Config without them.
-type Config struct {
-	Limit        int           // tasks at once
-	QueueDepth   int           // items waiting for a slot
-	FrameTimeout time.Duration // a task's deadline, its turn's wait included
-	// SenderQueue is how many items of one key may wait for their turn
-	// behind the one that runs; more are dropped and counted, so a flood
-	// from one sender cannot grow memory.
-	SenderQueue int
-	// QueueBytes bounds the bytes of the items pushed and not yet finished
-	// (in the FIFO or waiting for their turn).
-	QueueBytes int64
-}
 
 // Pipeline is the FIFO, the keys' turns and the task slots. Create it with
 // New, start it with Run, stop it with Close and Wait.
@@ -67,12 +48,9 @@ type Pipeline[T any] struct {
 	pending                     *pending // items pushed and not finished, per key
 }
 
-// New returns a pipeline sized by cfg. It refuses a cfg without one of its
-// sizes, naming each missing field.
-func New[T any](cfg Config) (*Pipeline[T], error) {
-	if err := cfg.check(); err != nil {
-		return nil, err
-	}
+// New returns a pipeline sized by cfg (checked by package config, once:
+// Config.Validate).
+func New[T any](cfg Config) *Pipeline[T] {
 	base, cancel := context.WithCancel(context.Background())
 	return &Pipeline[T]{
 		cfg:     cfg,
@@ -83,18 +61,7 @@ func New[T any](cfg Config) (*Pipeline[T], error) {
 		base:    base,
 		cancel:  cancel,
 		stopped: make(chan struct{}),
-	}, nil
-}
-
-// check names every size of c that is missing or out of range.
-func (c Config) check() error {
-	return fields.Check("pipeline",
-		fields.Positive("Config.Limit", c.Limit),
-		fields.Positive("Config.QueueDepth", c.QueueDepth),
-		fields.Positive("Config.FrameTimeout", c.FrameTimeout),
-		fields.Positive("Config.SenderQueue", c.SenderQueue),
-		fields.Positive("Config.QueueBytes", c.QueueBytes),
-	)
+	}
 }
 
 // Close stops accepting items; the ones already queued still run.
