@@ -39,6 +39,9 @@ type Options struct {
 	// Served, when set, is given the timing block of every frame that reached
 	// a command, after its served line is logged (the sandbox prints it).
 	Served func(telemetry.Block)
+	// Commands are added to the bot's own (tests: a command that panics or
+	// hangs); nil in the program.
+	Commands []*commands.Command
 }
 
 // App is one running bot.
@@ -189,7 +192,7 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 	}
 	a.stopPictures, a.pictures = stopPictures, pics
 	overrides := bot.NewOverrides()
-	reg, err := buildRegistry(cfg, groups, overrides, a.store, pics)
+	reg, err := buildRegistry(cfg, groups, overrides, a.store, pics, o.Commands...)
 	if err != nil {
 		return nil, err
 	}

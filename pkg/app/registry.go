@@ -39,10 +39,10 @@ func commandList(cfg config.Config, overrides *bot.Overrides, st *store.Store, s
 	}
 }
 
-// buildRegistry makes the commands of commandList with COOLDOWNS and SCOPES
-// merged over their defaults.
-func buildRegistry(cfg config.Config, groups bot.Groups, overrides *bot.Overrides, st *store.Store, srcs map[string]commands.PictureSource) (*commands.Registry, error) {
-	cmds := commandList(cfg, overrides, st, srcs)
+// buildRegistry makes the commands of commandList, and extra (Options.Commands,
+// tests only), with COOLDOWNS and SCOPES merged over their defaults.
+func buildRegistry(cfg config.Config, groups bot.Groups, overrides *bot.Overrides, st *store.Store, srcs map[string]commands.PictureSource, extra ...*commands.Command) (*commands.Registry, error) {
+	cmds := append(commandList(cfg, overrides, st, srcs), extra...)
 	if err := applyOverrides(cmds, cfg.Commands, groups); err != nil {
 		return nil, err
 	}

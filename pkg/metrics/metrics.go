@@ -62,6 +62,7 @@ type Metrics struct {
 	shed      metric.Int64Counter
 	ignored   metric.Int64Counter
 	stateErrs metric.Int64Counter
+	panics    metric.Int64Counter
 	log       *slog.Logger
 	after     func(telemetry.Block) // nil: none
 }
@@ -164,4 +165,10 @@ func (m *Metrics) FrameIgnored(reason string) {
 // StateFailed counts a failed recording of a use.
 func (m *Metrics) StateFailed(command string) {
 	m.stateErrs.Add(context.Background(), 1, metric.WithAttributes(attribute.String("command", command)))
+}
+
+// Panicked counts a recovered panic: of a frame's command, or of a
+// background loop ("background:<name>").
+func (m *Metrics) Panicked(command string) {
+	m.panics.Add(context.Background(), 1, metric.WithAttributes(attribute.String("command", command)))
 }
