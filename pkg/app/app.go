@@ -145,7 +145,7 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 	a.left = left.Frames
 	if err := a.metrics.ObserveJournal(func() metrics.JournalStats {
 		s := a.journal.Stats()
-		return metrics.JournalStats{Pending: s.Pending, Replayed: s.Replayed, TooOld: s.TooOld, Full: s.Full, Refused: s.Refused}
+		return metrics.JournalStats{Pending: s.Pending, Replayed: s.Replayed, TooOld: s.TooOld, Full: s.Full, Refused: s.Refused, Poison: s.Poison}
 	}); err != nil {
 		return nil, fmt.Errorf("journal metrics: %w", err)
 	}
