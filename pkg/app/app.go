@@ -186,7 +186,7 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 		Transport:     telemetry.NewTransport(policy.RoundTripper(a.upBase), tp, telemetry.LegUpstream),
 		CheckRedirect: policy.CheckRedirect,
 	}
-	pics, stopPictures, err := startPictures(ctx, cfg, tp, a.log, upstreamClient)
+	pics, stopPictures, err := startPictures(ctx, cfg, tp, a.log, upstreamClient, func(name string) { a.metrics.Panicked("background:" + name) })
 	if err != nil {
 		return nil, err
 	}
@@ -269,18 +269,18 @@ func (a *App) Run(ctx context.Context) error {
 	go func() {
 		defer close(checked)
 		if a.inherited {
-			a.checkGroups(ctx, a.groups)
+			a.guard(ctx, "groups", func(ctx context.Context) { a.checkGroups(ctx, a.groups) })
 		}
 	}()
 	recvDone := make(chan struct{})
 	go func() {
 		defer close(recvDone)
-		a.receive(ctx)
+		a.guard(ctx, "receive", a.receive)
 	}()
 	membersDone := make(chan struct{})
 	go func() {
 		defer close(membersDone)
-		a.keepMembers(ctx)
+		a.guard(ctx, "members", a.keepMembers)
 	}()
 	var err error
 	select {

@@ -15,8 +15,9 @@ import (
 
 // startPictures builds the upstream clients of !cat and !kot on hc and the
 // picture sources in front of them (pictures.Start), keyed by command. Call
-// stop before the tracer provider shuts down.
-func startPictures(ctx context.Context, cfg config.Config, tp trace.TracerProvider, log *slog.Logger, hc *http.Client) (
+// stop before the tracer provider shuts down. panicked counts a panic
+// recovered in a refill.
+func startPictures(ctx context.Context, cfg config.Config, tp trace.TracerProvider, log *slog.Logger, hc *http.Client, panicked func(name string)) (
 	srcs map[string]commands.PictureSource, stop func(context.Context) error, err error,
 ) {
 	cat, err := upstream.NewCatAPI(hc, cfg.Upstreams.CatAPI())
@@ -24,7 +25,7 @@ func startPictures(ctx context.Context, cfg config.Config, tp trace.TracerProvid
 		return nil, nil, err
 	}
 	fetchers := map[string]pictures.Fetcher{"cat": cat, "kot": upstream.NewCommons(hc, cfg.Upstreams.Commons())}
-	srcs, stop = pictures.Start(ctx, cfg.Pictures, cfg.Upstreams.Timeout, fetchers, tp, log)
+	srcs, stop = pictures.Start(ctx, cfg.Pictures, cfg.Upstreams.Timeout, fetchers, tp, log, panicked)
 	return srcs, stop, nil
 }
 

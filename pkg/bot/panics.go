@@ -69,3 +69,15 @@ func (b *Bot) commandName(m *Message) string {
 	}
 	return "unknown"
 }
+
+// recoverBackground, deferred in a short-lived goroutine of the bot (the
+// typing indicator), recovers a panic in it: logged once with its stack at
+// error level and counted as "background:<name>". The goroutine is not
+// started again: the next frame starts its own.
+func (b *Bot) recoverBackground(ctx context.Context, name string) {
+	if r := recover(); r != nil {
+		b.d.Recorder.Panicked("background:" + name)
+		b.d.Log.ErrorContext(ctx, "panic in a background goroutine recovered", "goroutine", name,
+			"panic", telemetry.RedactText(fmt.Sprint(r)), "stack", string(debug.Stack()))
+	}
+}
