@@ -32,8 +32,6 @@ func (m *Metrics) instruments(src Sources) error {
 	add(err)
 	m.stateErrs, err = meter.Int64Counter("signal_bot_state_errors", metric.WithDescription("Failed recordings of a use in the state file, by command; the user got an apology."))
 	add(err)
-	m.panics, err = meter.Int64Counter("signal_bot_panics", metric.WithDescription("Panics recovered, by command (background:<name> for a background loop); a frame's user got an apology."))
-	add(err)
 	paused, err := meter.Float64ObservableGauge("signal_bot_send_paused_seconds", metric.WithDescription("Seconds left of the pause of all sends after a 429; 0 while sends may go."))
 	add(err)
 	received, err := meter.Int64ObservableCounter("signal_bot_frames_received", metric.WithDescription("Frames read from the REST API or injected by /_selftest."))

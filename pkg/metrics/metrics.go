@@ -92,6 +92,10 @@ func New(src Sources, log *slog.Logger, after func(telemetry.Block)) (*Metrics, 
 	if err := m.instruments(src); err != nil {
 		return nil, fmt.Errorf("set up metrics: %w", err)
 	}
+	if m.panics, err = m.provider.Meter("signal-bot").Int64Counter("signal_bot_panics",
+		metric.WithDescription("Panics recovered, by command (background:<name> for a background goroutine); a frame whose reply was due got the apology.")); err != nil {
+		return nil, fmt.Errorf("set up metrics: %w", err)
+	}
 	return m, nil
 }
 
