@@ -130,9 +130,7 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 		return nil, fmt.Errorf("set up tracing: %w", err)
 	}
 	tp := a.tel.Provider
-	if a.store, err = store.Open(cfg.State.Path, store.Options{
-		CommitInterval: cfg.State.CommitInterval, Log: a.log, MoveDamagedAside: cfg.State.Damaged == config.StateDamagedAside,
-	}); err != nil {
+	if a.store, err = store.Open(cfg.State, a.log); err != nil {
 		return nil, err
 	}
 	left := journal.Left{}

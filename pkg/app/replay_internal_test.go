@@ -39,7 +39,7 @@ func TestReplayRefusedLeavesJournal(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "state.db")
 			jcfg := journal.Config{MaxFrames: 10, MaxBytes: 1 << 20}
 			// The last process: three frames of one sender, none done.
-			s, err := store.Open(path, store.Options{})
+			s, err := store.Open(store.Config{Path: path}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -54,7 +54,7 @@ func TestReplayRefusedLeavesJournal(t *testing.T) {
 				t.Fatal(err)
 			}
 
-			s, err = store.Open(path, store.Options{})
+			s, err = store.Open(store.Config{Path: path}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -100,7 +100,7 @@ func TestReplayRefusedLeavesJournal(t *testing.T) {
 			if err := s.Close(); err != nil {
 				t.Fatal(err)
 			}
-			s, err = store.Open(path, store.Options{})
+			s, err = store.Open(store.Config{Path: path}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

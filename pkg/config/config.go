@@ -18,6 +18,7 @@ import (
 	"signal-bot/pkg/pictures"
 	"signal-bot/pkg/pipeline"
 	"signal-bot/pkg/signalapi"
+	"signal-bot/pkg/store"
 	"signal-bot/pkg/upstream"
 )
 
@@ -57,15 +58,6 @@ type Commands struct {
 	Scopes     map[string]string        `env:"SCOPES, separator==" help:"where each command answers: cmd=direct|groups|<alias>|*,… (default everywhere)"`
 }
 
-// State configures the state file.
-type State struct {
-	Path string `env:"STATE_PATH, default=state/signal-bot.db" help:"tallies and cooldowns (bbolt file, mode 0600)"`
-	// CommitInterval is the group commit's window; see docs/state.md.
-	CommitInterval time.Duration `env:"STATE_COMMIT_INTERVAL, default=10ms" help:"uses are committed to STATE_PATH in one transaction per interval; a kill -9 forgets at most the last interval's"`
-	// Damaged is what a damaged file does at start; see docs/operations.md §9.
-	Damaged string `env:"STATE_DAMAGED, default=stop" help:"a damaged STATE_PATH at start: stop (exit 2, the file left as it is for a restore) or aside (moved to <name>.damaged-<time>, state starts fresh, with a warning)"`
-}
-
 // Validate reports the settings of s that are out of range.
 func (s Signal) Validate() error {
 	errs := []error{s.Config.Validate(), httpapi.CheckToken("WEBHOOK_TOKEN", s.WebhookToken)}
@@ -93,24 +85,6 @@ func (c Commands) Validate() error {
 	return errors.Join(errs...)
 }
 
-// The values of STATE_DAMAGED.
-const (
-	StateDamagedStop  = "stop"
-	StateDamagedAside = "aside"
-)
-
-// Validate reports the settings of s that are out of range.
-func (s State) Validate() error {
-	var errs []error
-	if s.CommitInterval < 0 || s.CommitInterval > time.Minute {
-		errs = append(errs, fmt.Errorf("STATE_COMMIT_INTERVAL must be 0 to 1m, got %v", s.CommitInterval))
-	}
-	if s.Damaged != StateDamagedStop && s.Damaged != StateDamagedAside {
-		errs = append(errs, fmt.Errorf("STATE_DAMAGED must be %s or %s, got %q", StateDamagedStop, StateDamagedAside, s.Damaged))
-	}
-	return errors.Join(errs...)
-}
-
 // Config is every concern's settings.
 type Config struct {
 	Signal    Signal
@@ -119,7 +93,7 @@ type Config struct {
 	Upstreams upstream.Config
 	Pictures  pictures.Config
 	Server    httpapi.Config
-	State     State
+	State     store.Config
 	Safety    Safety
 	Journal   journal.Config
 	Log       Log

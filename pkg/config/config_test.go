@@ -11,6 +11,7 @@ import (
 
 	"signal-bot/pkg/httpapi"
 	"signal-bot/pkg/outbound"
+	"signal-bot/pkg/store"
 )
 
 func TestLoadDefaults(t *testing.T) {
@@ -112,14 +113,14 @@ func TestLoad(t *testing.T) {
 		{name: "negative commit interval", env: map[string]string{"STATE_COMMIT_INTERVAL": "-1ms"}, wantErr: "STATE_COMMIT_INTERVAL"},
 		{name: "damaged state stops by default", env: map[string]string{},
 			check: func(t *testing.T, c Config) {
-				if c.State.Damaged != StateDamagedStop {
-					t.Errorf("STATE_DAMAGED = %q; want %q", c.State.Damaged, StateDamagedStop)
+				if c.State.Damaged != store.DamagedStop {
+					t.Errorf("STATE_DAMAGED = %q; want %q", c.State.Damaged, store.DamagedStop)
 				}
 			}},
 		{name: "damaged state moved aside", env: map[string]string{"STATE_DAMAGED": "aside"},
 			check: func(t *testing.T, c Config) {
-				if c.State.Damaged != StateDamagedAside {
-					t.Errorf("STATE_DAMAGED = %q; want %q", c.State.Damaged, StateDamagedAside)
+				if c.State.Damaged != store.DamagedAside {
+					t.Errorf("STATE_DAMAGED = %q; want %q", c.State.Damaged, store.DamagedAside)
 				}
 			}},
 		{name: "damaged state neither stop nor aside", env: map[string]string{"STATE_DAMAGED": "delete"}, wantErr: "STATE_DAMAGED must be stop or aside"},
