@@ -167,7 +167,7 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 		return nil, err
 	}
 	a.groups = groups
-	if a.audience, err = bot.NewAudience(cfg.Safety.AnswerIn, groups); err != nil {
+	if a.audience, err = bot.NewAudience(cfg.Bot.AnswerIn, groups); err != nil {
 		return nil, err
 	}
 	a.gate = outbound.New(cfg.Safety.Config)
@@ -197,7 +197,7 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 	a.bot = bot.New(bot.Deps{
 		API: a.api, Registry: reg, Store: a.store, Overrides: overrides, Groups: groups, Tracer: tp, Log: a.log,
 		HashKey: hashKey, Recorder: a.metrics,
-		Gate: a.gate, Audience: a.audience, QuietWindow: cfg.Safety.QuietWindow,
+		Gate: a.gate, Audience: a.audience, QuietWindow: cfg.Bot.QuietWindow,
 		ChallengeURL: cfg.Signal.BaseURL + "/v1/accounts/" + url.PathEscape(cfg.Signal.Number) + "/rate-limit-challenge",
 		Typing:       typing, TypingBudget: a.gate,
 		Seen: recentlySeen(left.Seen, time.Now().Add(-cfg.Journal.ReplayMaxAge)),

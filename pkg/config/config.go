@@ -13,6 +13,7 @@ import (
 
 	"github.com/sethvargo/go-envconfig"
 
+	"signal-bot/pkg/bot"
 	"signal-bot/pkg/httpapi"
 	"signal-bot/pkg/journal"
 	"signal-bot/pkg/pictures"
@@ -29,11 +30,7 @@ type Signal struct {
 	ReceiveMode  string `env:"RECEIVE_MODE, default=websocket" help:"websocket (GET /v1/receive, loses bursts) or webhook (the REST API's RECEIVE_WEBHOOK_URL POSTs to WEBHOOK_PATH)"`
 	WebhookPath  string `env:"WEBHOOK_PATH, default=/_webhook" help:"path on HTTP_ADDR that takes the REST API's webhook POSTs (RECEIVE_MODE=webhook)"`
 	WebhookToken string `env:"WEBHOOK_TOKEN" help:"secret the webhook URL carries as ?token=…; required with RECEIVE_MODE=webhook when HTTP_ADDR is not loopback"`
-	Typing       string `env:"TYPING, default=on" help:"on: show Signal's typing indicator while !cat or !kot fetches and sends its picture; off: never"`
 }
-
-// TypingOn reports whether TYPING is on.
-func (s Signal) TypingOn() bool { return s.Typing == "on" }
 
 // The values of RECEIVE_MODE.
 const (
@@ -67,9 +64,6 @@ func (s Signal) Validate() error {
 	case s.ReceiveMode == ReceiveWebhook && s.BaseURL == "":
 		errs = append(errs, errors.New("RECEIVE_MODE=webhook needs SIGNAL_API_URL (the sandbox delivers over the websocket)"))
 	}
-	if s.Typing != "on" && s.Typing != "off" {
-		errs = append(errs, fmt.Errorf("TYPING must be on or off, got %q", s.Typing))
-	}
 	return errors.Join(append(errs, httpapi.CheckWebhookPath(s.WebhookPath))...)
 }
 
@@ -95,6 +89,7 @@ type Config struct {
 	Server    httpapi.Config
 	State     store.Config
 	Safety    Safety
+	Bot       bot.Config
 	Journal   journal.Config
 	Log       Log
 
@@ -121,7 +116,7 @@ func Load(ctx context.Context, l envconfig.Lookuper) (Config, error) {
 func (c Config) Validate() error {
 	return prefixed(
 		c.Signal.Validate(), c.Pipeline.Validate(), c.Commands.Validate(), c.Upstreams.Validate(),
-		c.Pictures.Validate(), c.Server.Validate(), c.State.Validate(), c.Safety.Validate(),
+		c.Pictures.Validate(), c.Server.Validate(), c.State.Validate(), c.Safety.Validate(), c.Bot.Validate(),
 		c.Journal.Validate(), c.HTTPLimits.Validate(), c.Log.Validate(),
 	)
 }
