@@ -14,6 +14,7 @@ import (
 	"github.com/sethvargo/go-envconfig"
 
 	"signal-bot/pkg/bot"
+	"signal-bot/pkg/commands"
 	"signal-bot/pkg/httpapi"
 	"signal-bot/pkg/journal"
 	"signal-bot/pkg/pictures"
@@ -48,11 +49,11 @@ type Pipeline struct {
 
 // Commands configures groups, cooldowns and scopes.
 type Commands struct {
-	Groups     map[string]string        `env:"SIGNAL_GROUPS, separator==" help:"group aliases: alias=group.<id>,… (ids from GET /v1/groups/<number>)"`
-	TestGroups []string                 `env:"TEST_GROUPS, default=testbot" help:"aliases of the groups /_selftest may send to"`
-	Cooldowns  map[string]time.Duration `env:"COOLDOWNS, separator==" help:"per-user cooldown per command, over each command's default (!pomoc lists them): cmd=duration,…"`
-	JaShowName bool                     `env:"JA_SHOW_NAME, default=false" help:"!ja shows the sender's name as signal-cli reports it (for a linked account: the operator's address-book label) instead of \"Ty\""`
-	Scopes     map[string]string        `env:"SCOPES, separator==" help:"where each command answers: cmd=direct|groups|<alias>|*,… (default everywhere)"`
+	Groups          map[string]string        `env:"SIGNAL_GROUPS, separator==" help:"group aliases: alias=group.<id>,… (ids from GET /v1/groups/<number>)"`
+	TestGroups      []string                 `env:"TEST_GROUPS, default=testbot" help:"aliases of the groups /_selftest may send to"`
+	Cooldowns       map[string]time.Duration `env:"COOLDOWNS, separator==" help:"per-user cooldown per command, over each command's default (!pomoc lists them): cmd=duration,…"`
+	commands.Config                          // JA_SHOW_NAME
+	Scopes          map[string]string        `env:"SCOPES, separator==" help:"where each command answers: cmd=direct|groups|<alias>|*,… (default everywhere)"`
 }
 
 // Validate reports the settings of s that are out of range.
