@@ -24,7 +24,7 @@ func newSafety(cfg config.Config) (safety, error) {
 	if err != nil {
 		return safety{}, err
 	}
-	audience, err := bot.NewAudience(cfg.Safety.AnswerIn, groups)
+	audience, err := bot.NewAudience(cfg.Bot.AnswerIn, groups)
 	if err != nil {
 		return safety{}, err
 	}
@@ -38,7 +38,7 @@ func (a *App) keepMembers(ctx context.Context) {
 	if !a.audience.NeedsMembers() {
 		return
 	}
-	t := time.NewTicker(a.cfg.Safety.MembersRefresh)
+	t := time.NewTicker(a.cfg.Bot.MembersRefresh)
 	defer t.Stop()
 	for {
 		select {

@@ -25,9 +25,7 @@ type state struct {
 // journal and reads the sender-hash key (made at the first start). Its closer
 // closes the state file; on an error the file is closed already.
 func openState(cfg config.Config, log *slog.Logger, m *metrics.Metrics) (_ state, _ closer, err error) {
-	st, err := store.Open(cfg.State.Path, store.Options{
-		CommitInterval: cfg.State.CommitInterval, Log: log, MoveDamagedAside: cfg.State.Damaged == config.StateDamagedAside,
-	})
+	st, err := store.Open(cfg.State, log)
 	if err != nil {
 		return state{}, nil, err
 	}
