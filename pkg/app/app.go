@@ -4,13 +4,11 @@ package app
 
 import (
 	"context"
-	"crypto/rand"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
-	"net/url"
 	"time"
 
 	"signal-bot/pkg/bot"
@@ -18,12 +16,8 @@ import (
 	"signal-bot/pkg/config"
 	"signal-bot/pkg/httpapi"
 	"signal-bot/pkg/journal"
-	"signal-bot/pkg/metrics"
-	"signal-bot/pkg/outbound"
 	"signal-bot/pkg/signalapi"
-	"signal-bot/pkg/store"
 	"signal-bot/pkg/telemetry"
-	"signal-bot/pkg/upstream"
 )
 
 // Options are what configuration does not carry.
@@ -44,209 +38,92 @@ type Options struct {
 	Commands []*commands.Command
 }
 
-// App is one running bot.
+// App is one running bot: what Run needs, and the closers of what New built.
 type App struct {
-	cfg      config.Config
-	log      *slog.Logger
-	tel      *telemetry.Telemetry
-	shutdown func(context.Context) error
-	store    *store.Store
-	api      *signalapi.Client
-	bot      *bot.Bot
-	intake   *bot.Intake
-	http     *http.Server
-	ln       net.Listener
-	base     *http.Transport
-	upBase   *http.Transport // base under the fetch policy, for upstream calls
-	metrics  *metrics.Metrics
-	hook     *signalapi.Webhook // RECEIVE_MODE=webhook; nil: the websocket receives
-	probe    *signalapi.Client  // webhook mode's check that the REST API answers, untraced
-	sandbox  bool               // the REST API is the built-in simulator
-	pictures map[string]commands.PictureSource
-	gate     *outbound.Gate
-	audience *bot.Audience
-	// stopPictures stops the picture pools' refills; before the tracer
-	// provider shuts down, since refill spans end on the way.
-	stopPictures func(context.Context) error
-
+	cfg    config.Config
+	log    *slog.Logger
+	api    *signalapi.Client
+	bot    *bot.Bot
+	intake *bot.Intake
+	left   []journal.Entry // what the last process left in the journal, replayed by Run
+	http   *http.Server
+	ln     net.Listener
+	hook   *signalapi.Webhook // RECEIVE_MODE=webhook; nil: the websocket receives
+	probe  *signalapi.Client  // webhook mode's check that the REST API answers, untraced
+	conns  connTracker
 	// inherited: ln is a socket that outlives the process (socket activation).
 	inherited bool
 	groups    bot.Groups // to check once serving, when inherited; and ANSWER_IN's members
-	conns     connTracker
-
-	journal *journal.Journal
-	left    []journal.Entry // what the last process left in the journal, replayed by Run
+	audience  *bot.Audience
+	// panicked counts a panic recovered in a background loop (guard).
+	panicked func(name string)
+	// closers close what New built, in reverse build order (close).
+	closers []closer
 }
 
-// webhookProbe is how often webhook mode checks that the REST API answers.
-const webhookProbe = 5 * time.Second
+// closer closes one part New built.
+type closer = func(context.Context) error
 
 // New builds the bot from cfg: it opens the state file, sets up tracing,
-// checks the REST API's mode and resolves the configured groups. Nothing
-// runs until Run.
+// checks the REST API's mode and resolves the configured groups. Each builder
+// returns what it built and its closer; a build error runs the closers of
+// what was built. Nothing runs until Run.
 func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) {
-	addr := cfg.Server.Addr
-	if o.Listener != nil {
-		addr = o.Listener.Addr().String()
-	}
-	if err := checkAddr(cfg, addr); err != nil {
-		if o.Listener != nil {
-			o.Listener.Close()
-			err = fmt.Errorf("the socket systemd passed: %w", err)
-		}
+	addr, err := listenAddr(cfg, o.Listener)
+	if err != nil {
 		return nil, err
 	}
-	a := &App{cfg: cfg, log: o.Log, sandbox: o.Sandbox, ln: o.Listener, inherited: o.Listener != nil}
+	a := &App{cfg: cfg, log: o.Log, inherited: o.Listener != nil}
+	var passed net.Listener
+	if a.inherited {
+		var done closer
+		passed, done = adopt(o.Listener)
+		a.closers = append(a.closers, done)
+	}
 	defer func() { // a, not the named result: that is nil on the error path
 		if err != nil {
-			a.closeAll(context.Background())
+			_ = a.close(context.Background())
 		}
 	}()
-	var own *telemetry.OwnTime // its blocks go to the metrics, which read its figures
-	if a.metrics, err = metrics.New(metrics.Sources{
-		Pipeline: func() (int64, int64, int, int) {
-			s := a.intake.Stats()
-			return s.Accepted, s.Dropped, s.Depth, s.Active
-		},
-		Evicted:    func() uint64 { return own.Stats().Evicted },
-		Connected:  func() bool { return a.connected() },
-		Reconnects: func() int64 { return a.api.Reconnects() },
-		Pool: func() map[string]metrics.PoolStats {
-			out := map[string]metrics.PoolStats{}
-			for cmd, ps := range poolStats(a.pictures) {
-				out[cmd] = metrics.PoolStats{Hits: int64(ps.Hits), Misses: int64(ps.Misses), RefillErrors: int64(ps.RefillErrors), Ready: ps.Ready}
-			}
-			return out
-		},
-		Drops: func() map[string]int64 {
-			s := a.intake.Stats()
-			return map[string]int64{"queue_full": s.DroppedFull, "sender_queue": s.DroppedSender, "queue_bytes": s.DroppedBytes}
-		},
-		PausedUntil: func() time.Time { return a.gate.PausedUntil(time.Now()) },
-	}, o.Log, o.Served); err != nil {
-		return nil, err
-	}
-	own = telemetry.NewOwnTime(telemetry.OwnTimeConfig{OnBlock: a.metrics.Served})
-	if a.tel, a.shutdown, err = telemetry.Setup(ctx, telemetry.Config{Version: o.Version, Logger: o.Log}, own); err != nil {
-		return nil, fmt.Errorf("set up tracing: %w", err)
-	}
-	tp := a.tel.Provider
-	if a.store, err = store.Open(cfg.State.Path, store.Options{
-		CommitInterval: cfg.State.CommitInterval, Log: a.log, MoveDamagedAside: cfg.State.Damaged == config.StateDamagedAside,
-	}); err != nil {
-		return nil, err
-	}
-	left := journal.Left{}
-	jcfg := cfg.Journal
-	jcfg.MaxSeen = bot.RecentSize
-	if a.journal, left, err = journal.Open(a.store, jcfg); err != nil {
-		return nil, err
-	}
-	a.left = left.Frames
-	if err := a.metrics.ObserveJournal(func() metrics.JournalStats {
-		s := a.journal.Stats()
-		return metrics.JournalStats{Pending: s.Pending, Replayed: s.Replayed, TooOld: s.TooOld, Full: s.Full, Refused: s.Refused, Poison: s.Poison}
-	}); err != nil {
-		return nil, fmt.Errorf("journal metrics: %w", err)
-	}
-	hashKey, err := a.store.Secret("sender-hash-key", func() ([]byte, error) {
-		k := make([]byte, 32)
-		_, err := rand.Read(k)
-		return k, err
-	})
+	g := &gauges{connected: a.connected}
+	p, t, own, err := a.buildBase(ctx, cfg, o, g)
 	if err != nil {
 		return nil, err
 	}
-	base := baseTransport(cfg.Pipeline.Limit)
-	a.base = base
-	a.api = signalapi.New(cfg.Signal.Config, &http.Client{Transport: telemetry.NewTransport(base, tp, telemetry.LegSend)})
-	about, err := a.api.CheckMode(ctx)
-	if err != nil {
+	a.panicked = func(name string) { p.metrics.Panicked("background:" + name) }
+	if a.api, err = connectAPI(ctx, cfg, t.base, p.tp, a.log); err != nil {
 		return nil, err
 	}
-	a.logAbout(about)
-	groups, err := resolveGroups(cfg.Commands)
-	if err != nil {
+	if p.safety, err = newSafety(cfg); err != nil {
 		return nil, err
 	}
-	a.groups = groups
-	if a.audience, err = bot.NewAudience(cfg.Safety.AnswerIn, groups); err != nil {
-		return nil, err
-	}
-	a.gate = outbound.New(cfg.Safety.Config)
+	a.groups, a.audience = p.safety.groups, p.safety.audience
 	if !a.inherited {
-		a.checkGroups(ctx, groups)
+		a.checkGroups(ctx, a.groups)
 	}
 	// else Run checks them once it serves: a webhook POST queued on the socket
 	// holds the REST API's read loop, which carries the answer to this call,
 	// until this process accepts it.
-	policy, _ := upstream.NewPolicy(cfg.Upstreams.Allow, nil) // checked by config.Load
-	a.upBase = policy.Transport(base)
-	upstreamClient := &http.Client{
-		Transport:     telemetry.NewTransport(policy.RoundTripper(a.upBase), tp, telemetry.LegUpstream),
-		CheckRedirect: policy.CheckRedirect,
-	}
-	pics, stopPictures, err := startPictures(ctx, cfg, tp, a.log, upstreamClient, func(name string) { a.metrics.Panicked("background:" + name) })
+	pics, done, err := startPictures(ctx, cfg, t, p.tp, a.log, a.panicked)
 	if err != nil {
 		return nil, err
 	}
-	a.stopPictures, a.pictures = stopPictures, pics
-	overrides := bot.NewOverrides()
-	reg, err := buildRegistry(cfg, groups, overrides, a.store, pics, o.Commands...)
-	if err != nil {
+	a.closers = append(a.closers, done)
+	p.api, p.pictures, p.commands = a.api, pics, o.Commands
+	var reg *commands.Registry
+	if a.bot, a.intake, reg, err = newBot(cfg, p); err != nil {
 		return nil, err
 	}
-	typing := typer(cfg, base, tp)
-	a.bot = bot.New(bot.Deps{
-		API: a.api, Registry: reg, Store: a.store, Overrides: overrides, Groups: groups, Tracer: tp, Log: a.log,
-		HashKey: hashKey, Recorder: a.metrics,
-		Gate: a.gate, Audience: a.audience, QuietWindow: cfg.Safety.QuietWindow,
-		ChallengeURL: cfg.Signal.BaseURL + "/v1/accounts/" + url.PathEscape(cfg.Signal.Number) + "/rate-limit-challenge",
-		Typing:       typing, TypingBudget: a.gate,
-		Seen: left.SeenSince(time.Now().Add(-cfg.Journal.ReplayMaxAge)),
-	})
-	if err := a.metrics.ObserveHealth(a.healthStats); err != nil {
-		return nil, fmt.Errorf("health metrics: %w", err)
-	}
-	a.intake = bot.NewIntake(a.bot, a.journal, cfg.Pipeline.Config)
-	srv := httpapi.New(cfg.Server, httpapi.Deps{
-		Pipeline: a.intake, OwnTime: own, Connected: a.connected, Bot: a.bot, Groups: groups, Registry: reg,
-		Account: cfg.Signal.Number, Log: a.log, Metrics: a.metrics.Handler(),
-		State: a.store.Stats, Journal: a.journal.Stats,
-	})
-	handler, err := a.receiver(srv)
-	if err != nil {
+	g.intake, g.api, g.pictures, g.gate = a.intake, a.api, pics, p.safety.gate
+	if done, err = a.newServer(addr, passed, httpapi.Deps{
+		Pipeline: a.intake, OwnTime: own, Connected: a.connected, Bot: a.bot, Groups: a.groups, Registry: reg,
+		Account: cfg.Signal.Number, Log: a.log, Metrics: p.metrics.Handler(),
+		State: p.state.store.Stats, Journal: p.state.journal.Stats,
+	}, t.base, o.Sandbox); err != nil {
 		return nil, err
 	}
-	ln := a.ln
-	if a.inherited {
-		a.log.Info("HTTP socket from systemd socket activation; HTTP_ADDR not used", "addr", addr)
-	} else if ln, err = net.Listen("tcp", cfg.Server.Addr); err != nil {
-		return nil, fmt.Errorf("listen on HTTP_ADDR: %w", err)
-	}
-	a.http, ln = httpapi.NewServer(httpapi.Guard(addr, cfg.HTTPLimits.AllowedHosts, handler), ln, cfg.HTTPLimits, cfg.Server.SelftestTimeout)
-	a.ln = &onceCloseListener{Listener: ln}
-	limit := a.http.ConnState
-	a.http.ConnState = func(c net.Conn, s http.ConnState) { limit(c, s); a.conns.track(c, s) }
-	if a.inherited {
-		// One request per connection: a new connection always lands in the
-		// socket's queue, which outlives this process, while a kept-alive one
-		// dies with it and can take a POST written to it along.
-		a.http.SetKeepAlivesEnabled(false)
-	}
+	a.closers = append(a.closers, done)
 	return a, nil
-}
-
-// checkAddr refuses an address the bot may not listen on without a token:
-// HTTP_ADDR, or the address of the socket systemd passed.
-func checkAddr(cfg config.Config, addr string) error {
-	if err := httpapi.CheckAddr(addr, cfg.Server.SelftestToken); err != nil {
-		return err
-	}
-	if cfg.Signal.ReceiveMode == config.ReceiveWebhook {
-		return httpapi.CheckWebhook(addr, cfg.Signal.WebhookToken)
-	}
-	return nil
 }
 
 // HTTPAddr is the address the bot's endpoints listen on.
@@ -308,83 +185,21 @@ func (a *App) Run(ctx context.Context) error {
 	cctx, ccancel := context.WithTimeout(context.Background(), closeTimeout)
 	defer ccancel()
 	a.bot.WaitTyping(cctx) // the last replies' typing indicators are cleared
-	return errors.Join(err, a.closeAll(cctx))
+	return errors.Join(err, a.close(cctx))
 }
 
 // closeTimeout bounds the flush of spans and the closing after the frames
 // have finished or been cut off.
 const closeTimeout = 5 * time.Second
 
-func (a *App) closeAll(ctx context.Context) error {
+// close runs the closers in reverse build order, joining their errors: the
+// HTTP server shuts down first, the picture refills stop before the tracer
+// provider flushes their spans, then go the idle connections, the state file
+// and the metrics.
+func (a *App) close(ctx context.Context) error {
 	var errs []error
-	if a.http != nil {
-		errs = append(errs, a.http.Shutdown(ctx))
-	} else if a.ln != nil {
-		errs = append(errs, a.ln.Close())
-	}
-	if a.stopPictures != nil {
-		errs = append(errs, a.stopPictures(ctx))
-	}
-	if a.shutdown != nil {
-		errs = append(errs, a.shutdown(ctx))
-	}
-	if a.base != nil {
-		a.base.CloseIdleConnections()
-	}
-	if a.upBase != nil {
-		a.upBase.CloseIdleConnections()
-	}
-	if a.store != nil {
-		errs = append(errs, a.store.Close())
-	}
-	if a.metrics != nil {
-		errs = append(errs, a.metrics.Shutdown(ctx))
+	for i := len(a.closers) - 1; i >= 0; i-- {
+		errs = append(errs, a.closers[i](ctx))
 	}
 	return errors.Join(errs...)
-}
-
-func baseTransport(limit int) *http.Transport {
-	t := http.DefaultTransport.(*http.Transport).Clone()
-	t.MaxIdleConnsPerHost = 2 * limit
-	t.ResponseHeaderTimeout = 0 // sends are slow; each call has its own deadline
-	return t
-}
-
-// receiver picks how frames arrive (RECEIVE_MODE). In webhook mode it mounts the
-// webhook endpoint beside the bot's other endpoints; the websocket is not used.
-func (a *App) receiver(srv http.Handler) (http.Handler, error) {
-	if a.cfg.Signal.ReceiveMode != config.ReceiveWebhook {
-		if !a.sandbox {
-			a.log.Warn("receiving by websocket, which loses bursts: the REST API drops every message that arrives while it writes the previous one (a backlog after a restart arrives as one burst). " +
-				"To lose none, set RECEIVE_MODE=webhook here and RECEIVE_WEBHOOK_URL on the REST API (docs/receive-modes.md)")
-		}
-		return srv, nil
-	}
-	a.probe = signalapi.New(a.cfg.Signal.Config, &http.Client{Transport: a.base})
-	a.hook = signalapi.NewWebhook(a.intake, a.cfg.Signal.WebhookToken, a.log)
-	h := httpapi.MountWebhook(a.cfg.Signal.WebhookPath, a.hook, srv)
-	a.log.Info("receiving by webhook: set RECEIVE_WEBHOOK_URL on the REST API", "path", a.cfg.Signal.WebhookPath)
-	return h, nil
-}
-
-// receive feeds the intake until ctx ends. In websocket mode it reads the
-// websocket. In webhook mode the HTTP server takes the frames, and this only
-// checks every webhookProbe that the REST API answers GET /v1/health (a call
-// that does not go through signal-cli and that the REST API does not log),
-// through an untraced client so the probe adds no traces.
-func (a *App) receive(ctx context.Context) {
-	if a.hook == nil {
-		_ = a.api.Receive(ctx, a.log, a.intake)
-		return
-	}
-	a.hook.Watch(ctx, webhookProbe, a.probe.Health)
-}
-
-// connected reports the websocket's state, or in webhook mode whether the REST
-// API answered the last check.
-func (a *App) connected() bool {
-	if a.hook != nil {
-		return a.hook.Connected()
-	}
-	return a.api.Connected()
 }

@@ -22,13 +22,13 @@ const (
 // started again after a backoff (backoff.Guard).
 func (a *App) guard(ctx context.Context, name string, loop func(context.Context)) {
 	backoff.Guard(ctx, guardBase, guardMax, func(v any, stack []byte) {
-		a.panicked(name, v, stack)
+		a.loopPanicked(name, v, stack)
 	}, loop)
 }
 
-// panicked logs and counts a panic recovered in the background loop name.
-func (a *App) panicked(name string, v any, stack []byte) {
-	a.metrics.Panicked("background:" + name)
+// loopPanicked logs and counts a panic recovered in the background loop name.
+func (a *App) loopPanicked(name string, v any, stack []byte) {
+	a.panicked(name)
 	a.log.Error("panic in a background loop recovered; restarting it", "loop", name,
 		"panic", telemetry.RedactText(fmt.Sprint(v)), "stack", string(stack))
 }

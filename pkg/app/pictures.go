@@ -9,33 +9,41 @@ import (
 
 	"signal-bot/pkg/commands"
 	"signal-bot/pkg/config"
+	"signal-bot/pkg/metrics"
 	"signal-bot/pkg/pictures"
+	"signal-bot/pkg/telemetry"
 	"signal-bot/pkg/upstream"
 )
 
-// startPictures builds the upstream clients of !cat and !kot on hc and the
-// picture sources in front of them (pictures.Start), keyed by command. Call
-// stop before the tracer provider shuts down. panicked counts a panic
-// recovered in a refill.
-func startPictures(ctx context.Context, cfg config.Config, tp trace.TracerProvider, log *slog.Logger, hc *http.Client, panicked func(name string)) (
-	srcs map[string]commands.PictureSource, stop func(context.Context) error, err error,
+// startPictures builds the upstream clients of !cat and !kot, under the fetch
+// policy and traced as the upstream leg, and the picture sources in front of
+// them (pictures.Start), keyed by command. Its closer stops the refills: it
+// must run before the tracer provider shuts down, since refill spans end on
+// the way. panicked counts a panic recovered in a refill.
+func startPictures(ctx context.Context, cfg config.Config, t transports, tp trace.TracerProvider, log *slog.Logger, panicked func(name string)) (
+	map[string]commands.PictureSource, closer, error,
 ) {
+	hc := &http.Client{
+		Transport:     telemetry.NewTransport(t.policy.RoundTripper(t.up), tp, telemetry.LegUpstream),
+		CheckRedirect: t.policy.CheckRedirect,
+	}
 	cat, err := upstream.NewCatAPI(hc, cfg.Upstreams.CatAPI())
 	if err != nil {
 		return nil, nil, err
 	}
 	fetchers := map[string]pictures.Fetcher{"cat": cat, "kot": upstream.NewCommons(hc, cfg.Upstreams.Commons())}
-	srcs, stop = pictures.Start(ctx, cfg.Pictures, cfg.Upstreams.Timeout, fetchers, tp, log, panicked)
+	srcs, stop := pictures.Start(ctx, cfg.Pictures, cfg.Upstreams.Timeout, fetchers, tp, log, panicked)
 	return srcs, stop, nil
 }
 
 // poolStats returns the counters of every picture source that is a pool,
 // keyed by command, for /metrics.
-func poolStats(srcs map[string]commands.PictureSource) map[string]pictures.Stats {
-	out := make(map[string]pictures.Stats, len(srcs))
+func poolStats(srcs map[string]commands.PictureSource) map[string]metrics.PoolStats {
+	out := make(map[string]metrics.PoolStats, len(srcs))
 	for name, s := range srcs {
 		if p, ok := s.(interface{ Stats() pictures.Stats }); ok {
-			out[name] = p.Stats()
+			ps := p.Stats()
+			out[name] = metrics.PoolStats{Hits: int64(ps.Hits), Misses: int64(ps.Misses), RefillErrors: int64(ps.RefillErrors), Ready: ps.Ready}
 		}
 	}
 	return out

@@ -4,8 +4,32 @@ import (
 	"context"
 	"time"
 
+	"signal-bot/pkg/bot"
+	"signal-bot/pkg/config"
+	"signal-bot/pkg/outbound"
 	"signal-bot/pkg/telemetry"
 )
+
+// safety is whom and how fast the bot answers.
+type safety struct {
+	groups   bot.Groups
+	audience *bot.Audience // ANSWER_IN
+	gate     *outbound.Gate
+}
+
+// newSafety resolves SIGNAL_GROUPS and builds ANSWER_IN's audience and the
+// outbound gate. Nothing in it needs closing.
+func newSafety(cfg config.Config) (safety, error) {
+	groups, err := resolveGroups(cfg.Commands)
+	if err != nil {
+		return safety{}, err
+	}
+	audience, err := bot.NewAudience(cfg.Bot.AnswerIn, groups)
+	if err != nil {
+		return safety{}, err
+	}
+	return safety{groups: groups, audience: audience, gate: outbound.New(cfg.Safety.Config)}, nil
+}
 
 // keepMembers lists the account's groups every MEMBERS_REFRESH, so that direct chats
 // with people who joined a configured group are answered (ANSWER_IN=members) and those
@@ -14,7 +38,7 @@ func (a *App) keepMembers(ctx context.Context) {
 	if !a.audience.NeedsMembers() {
 		return
 	}
-	t := time.NewTicker(a.cfg.Safety.MembersRefresh)
+	t := time.NewTicker(a.cfg.Bot.MembersRefresh)
 	defer t.Stop()
 	for {
 		select {

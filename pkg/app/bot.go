@@ -1,0 +1,53 @@
+package app
+
+import (
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"time"
+
+	"go.opentelemetry.io/otel/trace"
+
+	"signal-bot/pkg/bot"
+	"signal-bot/pkg/commands"
+	"signal-bot/pkg/config"
+	"signal-bot/pkg/metrics"
+	"signal-bot/pkg/signalapi"
+)
+
+// botParts are the parts the bot is built over.
+type botParts struct {
+	log      *slog.Logger
+	tp       trace.TracerProvider
+	metrics  *metrics.Metrics
+	state    state
+	api      *signalapi.Client
+	safety   safety
+	pictures map[string]commands.PictureSource
+	base     http.RoundTripper   // under the typing client
+	commands []*commands.Command // Options.Commands: tests only
+}
+
+// newBot builds the bot over p, with the commands' registry (buildRegistry)
+// and the typing client (typer), and the intake in front of it; it has the
+// metrics observe the health figures. Nothing in it needs closing.
+func newBot(cfg config.Config, p botParts) (*bot.Bot, *bot.Intake, *commands.Registry, error) {
+	overrides := bot.NewOverrides()
+	reg, err := buildRegistry(cfg, p.safety.groups, overrides, p.state.store, p.pictures, p.commands...)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	b := bot.New(bot.Deps{
+		API: p.api, Registry: reg, Store: p.state.store, Overrides: overrides, Groups: p.safety.groups, Tracer: p.tp, Log: p.log,
+		HashKey: p.state.hashKey, Recorder: p.metrics,
+		Gate: p.safety.gate, Audience: p.safety.audience, QuietWindow: cfg.Bot.QuietWindow,
+		ChallengeURL: cfg.Signal.BaseURL + "/v1/accounts/" + url.PathEscape(cfg.Signal.Number) + "/rate-limit-challenge",
+		Typing:       typer(cfg, p.base, p.tp), TypingBudget: p.safety.gate,
+		Seen: p.state.left.SeenSince(time.Now().Add(-cfg.Journal.ReplayMaxAge)),
+	})
+	if err := p.metrics.ObserveHealth(healthStats(p.state.store, b)); err != nil {
+		return nil, nil, nil, fmt.Errorf("health metrics: %w", err)
+	}
+	return b, bot.NewIntake(b, p.state.journal, cfg.Pipeline.Config), reg, nil
+}
