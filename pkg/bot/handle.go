@@ -206,7 +206,7 @@ func (b *Bot) handle(ctx context.Context, w *work) string {
 			}
 		}
 	}
-	out := signalapi.Outgoing{Recipient: w.in.ReplyTo(), Text: reply.Text}
+	out := signalapi.Outgoing{Recipient: w.in.ReplyTo(), Text: reply.Text, Quote: quoteOf(b.d.QuoteReplies, w.in)}
 	for _, p := range reply.Pictures {
 		out.Attachments = append(out.Attachments, p.DataURI)
 	}

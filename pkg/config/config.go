@@ -26,6 +26,7 @@ type Signal struct {
 	WebhookPath  string `env:"WEBHOOK_PATH, default=/_webhook" help:"path on HTTP_ADDR that takes the REST API's webhook POSTs (RECEIVE_MODE=webhook)"`
 	WebhookToken string `env:"WEBHOOK_TOKEN" help:"secret the webhook URL carries as ?token=…; required with RECEIVE_MODE=webhook when HTTP_ADDR is not loopback"`
 	Typing       string `env:"TYPING, default=on" help:"on: show Signal's typing indicator while !cat or !kot fetches and sends its picture; off: never"`
+	QuoteReplies string `env:"QUOTE_REPLIES, default=groups" help:"which replies quote the message that asked: groups (replies in groups), all, off"`
 }
 
 // TypingOn reports whether TYPING is on.
@@ -172,6 +173,9 @@ func (c Config) check() error {
 		return err
 	}
 	if err := c.checkRequired(); err != nil {
+		return err
+	}
+	if err := c.checkTalk(); err != nil {
 		return err
 	}
 	if _, err := c.Log.SlogLevel(); err != nil {

@@ -100,6 +100,13 @@ func TestLoad(t *testing.T) {
 					t.Error("TYPING=off: TypingOn() = true")
 				}
 			}},
+		{name: "quote replies of an unknown kind", env: map[string]string{"QUOTE_REPLIES": "some"}, wantErr: "QUOTE_REPLIES"},
+		{name: "quote replies in groups by default", env: map[string]string{},
+			check: func(t *testing.T, c Config) {
+				if c.Signal.QuoteReplies != "groups" {
+					t.Errorf("QUOTE_REPLIES = %q; want groups", c.Signal.QuoteReplies)
+				}
+			}},
 		{name: "commit interval", env: map[string]string{"STATE_COMMIT_INTERVAL": "0s"},
 			check: func(t *testing.T, c Config) {
 				if c.State.CommitInterval != 0 {

@@ -30,6 +30,16 @@ func (in Incoming) ReplyTo() string {
 	}
 }
 
+// Quote is the quote of this message in a reply: its timestamp, its author
+// (the number, else the uuid) and its text.
+func (in Incoming) Quote() *Quote {
+	author := in.SenderNumber
+	if author == "" {
+		author = in.SenderUUID
+	}
+	return &Quote{Timestamp: in.Timestamp, Author: author, Text: in.Text}
+}
+
 // SenderKey identifies the sender for locks, cooldowns and tallies. The UUID is
 // preferred: it stays the same when the number is hidden or changes.
 func (in Incoming) SenderKey() string {
