@@ -365,8 +365,8 @@ func withAudience(t *testing.T, d *Deps) {
 		t.Fatal(err)
 	}
 	a.SetMembers([]signalapi.Group{
-		{InternalID: rodzina, Members: []string{alice, bobUUID}},
-		{InternalID: otherGroup, Members: []string{stranger}}, // the bot is in it, but it is not configured
+		{InternalID: rodzina, Members: []signalapi.Member{{Number: alice}, {UUID: bobUUID}}},
+		{InternalID: otherGroup, Members: []signalapi.Member{{Number: stranger}}}, // the bot is in it, but it is not configured
 	}, d.Groups)
 	d.Audience = a
 }
