@@ -210,7 +210,7 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 		Gate: a.gate, Audience: a.audience, QuietWindow: cfg.Safety.QuietWindow,
 		ChallengeURL: cfg.Signal.APIURL + "/v1/accounts/" + url.PathEscape(cfg.Signal.Number) + "/rate-limit-challenge",
 		Typing:       typing, TypingBudget: a.gate, QuoteReplies: bot.QuoteModeOf(cfg.Signal.QuoteReplies),
-		Seen: recentlySeen(left.Seen, time.Now().Add(-cfg.Journal.ReplayMaxAge)),
+		Texts: commands.TextsFor(cfg.Commands.ReplyLang), Seen: recentlySeen(left.Seen, time.Now().Add(-cfg.Journal.ReplayMaxAge)),
 	}); err != nil {
 		return nil, err
 	}

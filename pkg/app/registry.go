@@ -26,14 +26,15 @@ func resolveGroups(c config.Commands) (bot.Groups, error) {
 // and scopes; !pomoc and !ja show the cooldowns as overrides leave them, and
 // srcs, from startPictures, serve the pictures of !cat and !kot.
 func buildRegistry(cfg config.Config, groups bot.Groups, overrides *bot.Overrides, st *store.Store, srcs map[string]commands.PictureSource) (*commands.Registry, error) {
-	u := cfg.Upstreams
+	u, texts := cfg.Upstreams, commands.TextsFor(cfg.Commands.ReplyLang)
 	cmds := []*commands.Command{
 		commands.Pomoc(overrides),
 		commands.Ja(bot.Tallies{Store: st}, overrides, cfg.Commands.JaShowName),
-		commands.PictureCommand("cat", nil, "losowy kot z The Cat API", "🐱", 0, u.Timeout, srcs["cat"]),
-		commands.PictureCommand("kot", []string{"kitku"}, "losowy kot z Wikimedia Commons", "🐈", 0, u.Timeout, srcs["kot"]),
+		commands.PictureCommand("cat", nil, "", "🐱", 0, u.Timeout, srcs["cat"]),
+		commands.PictureCommand("kot", []string{"kitku"}, "", "🐈", 0, u.Timeout, srcs["kot"]),
 	}
 	for _, c := range cmds {
+		c.Summary = texts.Summary(c.Name) // in REPLY_LANG
 		c.Cooldown = cfg.Commands.Cooldowns[c.Name]
 		if spec, ok := cfg.Commands.Scopes[c.Name]; ok {
 			s, err := commands.ParseScope(spec, groups.Aliases())

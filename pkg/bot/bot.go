@@ -45,6 +45,8 @@ type Deps struct {
 	Typing    Typer            // nil: no typing indicator (TYPING=off)
 	// TypingBudget is asked before each typing indicator; nil: no budget.
 	TypingBudget TypingBudget
+	// Texts are the replies' language (REPLY_LANG); the zero Texts is Polish.
+	Texts commands.Texts
 	// QuoteReplies says which replies quote the asking message (QUOTE_REPLIES);
 	// the zero value quotes none.
 	QuoteReplies QuoteMode

@@ -53,6 +53,7 @@ type Commands struct {
 	Cooldowns  map[string]time.Duration `env:"COOLDOWNS, separator==, default=cat=30s,kot=30s,ja=5s,pomoc=10s" help:"per-user cooldown per command"`
 	JaShowName bool                     `env:"JA_SHOW_NAME, default=false" help:"!ja shows the sender's name as signal-cli reports it (for a linked account: the operator's address-book label) instead of \"Ty\""`
 	Scopes     map[string]string        `env:"SCOPES, separator==" help:"where each command answers: cmd=direct|groups|<alias>|*,… (default everywhere)"`
+	ReplyLang  string                   `env:"REPLY_LANG, default=pl" help:"the language of every reply: pl or en (command names and aliases work in both)"`
 }
 
 // Upstreams configures The Cat API and Wikimedia Commons.
