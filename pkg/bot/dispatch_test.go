@@ -105,7 +105,7 @@ func TestDispatch(t *testing.T) {
 			name: "unknown command: one hint, then quiet within the window",
 			steps: []step{
 				{msg: msg{from: alice, text: "!nieznana"}, want: want{outcome: telemetry.OutcomeUnknown, to: alice, prefix: "Nie znam komendy !nieznana.", command: "unknown"}},
-				{advance: time.Second, msg: msg{from: alice, text: "!inna"}, want: want{outcome: OutcomeQuiet}},
+				{advance: time.Second, msg: msg{from: alice, text: "!inna"}, want: want{outcome: telemetry.OutcomeQuiet}},
 				{advance: time.Second, msg: msg{from: bob, text: "!inna"}, want: want{outcome: telemetry.OutcomeUnknown, to: bob, prefix: "Nie znam komendy !inna.", command: "unknown"}},
 				{advance: testQuietMin, msg: msg{from: alice, text: "!inna"}, want: want{outcome: telemetry.OutcomeUnknown, to: alice, prefix: "Nie znam komendy !inna.", command: "unknown"}},
 			},
@@ -115,7 +115,7 @@ func TestDispatch(t *testing.T) {
 			name: "command outside its scope: not here once, then quiet",
 			steps: []step{
 				{msg: msg{from: alice, group: rodzina, text: "!prywatnie"}, want: want{outcome: telemetry.OutcomeNotHere, to: group, prefix: "Komenda !prywatnie nie działa w tym czacie.", command: "prywatnie"}},
-				{advance: time.Second, msg: msg{from: alice, group: rodzina, text: "!prywatnie"}, want: want{outcome: OutcomeQuiet}},
+				{advance: time.Second, msg: msg{from: alice, group: rodzina, text: "!prywatnie"}, want: want{outcome: telemetry.OutcomeQuiet}},
 				{advance: time.Second, msg: msg{from: alice, text: "!prywatnie"}, want: want{outcome: telemetry.OutcomeServed, to: alice, prefix: "tylko tutaj", command: "prywatnie"}},
 				{advance: testQuietMin, msg: msg{from: alice, group: rodzina, text: "!prywatnie"}, want: want{outcome: telemetry.OutcomeNotHere, to: group, prefix: "Komenda !prywatnie", command: "prywatnie"}},
 			},
@@ -126,12 +126,12 @@ func TestDispatch(t *testing.T) {
 			steps: []step{
 				{msg: msg{from: alice, text: "!wolno"}, want: want{outcome: telemetry.OutcomeServed, to: alice, prefix: "powoli", command: "wolno"}},
 				{advance: 10 * time.Second, msg: msg{from: alice, text: "!wolno"}, want: want{outcome: telemetry.OutcomeCooldown, to: alice, prefix: "Poczekaj jeszcze 20 s, zanim znów użyjesz !wolno.", command: "wolno"}},
-				{advance: 5 * time.Second, msg: msg{from: alice, text: "!wolno"}, want: want{outcome: OutcomeQuiet}},
+				{advance: 5 * time.Second, msg: msg{from: alice, text: "!wolno"}, want: want{outcome: telemetry.OutcomeQuiet}},
 				{msg: msg{from: bob, text: "!wolno"}, want: want{outcome: telemetry.OutcomeServed, to: bob, prefix: "powoli", command: "wolno"}},
 				// The cooldown is over; the refusal's window (QUIET_WINDOW_MIN) is not, but a use that passes is served.
 				{advance: 15 * time.Second, msg: msg{from: alice, text: "!wolno"}, want: want{outcome: telemetry.OutcomeServed, to: alice, prefix: "powoli", command: "wolno"}},
 				// A refusal inside the first one's window stays quiet, though the cooldown started again.
-				{advance: time.Second, msg: msg{from: alice, text: "!wolno"}, want: want{outcome: OutcomeQuiet}},
+				{advance: time.Second, msg: msg{from: alice, text: "!wolno"}, want: want{outcome: telemetry.OutcomeQuiet}},
 			},
 			counts: map[string]int{"shed/quiet": 2},
 		},
@@ -178,9 +178,9 @@ func TestDispatch(t *testing.T) {
 			name:  "ANSWER_IN: strangers and other groups get nothing",
 			setup: withAudience,
 			steps: []step{
-				{msg: msg{from: stranger, text: "!pomoc"}, want: want{outcome: OutcomeElsewhere}},
-				{msg: msg{from: stranger, text: "!nieznana"}, want: want{outcome: OutcomeElsewhere}},
-				{msg: msg{from: alice, group: otherGroup, text: "!pomoc"}, want: want{outcome: OutcomeElsewhere}},
+				{msg: msg{from: stranger, text: "!pomoc"}, want: want{outcome: telemetry.OutcomeElsewhere}},
+				{msg: msg{from: stranger, text: "!nieznana"}, want: want{outcome: telemetry.OutcomeElsewhere}},
+				{msg: msg{from: alice, group: otherGroup, text: "!pomoc"}, want: want{outcome: telemetry.OutcomeElsewhere}},
 				{msg: msg{from: stranger, text: "hej"}, want: want{outcome: telemetry.OutcomeIgnored}}, // not a command: not counted
 				{msg: msg{from: stranger, group: rodzina, text: "!pomoc"}, want: want{outcome: telemetry.OutcomeServed, to: group, prefix: "Komendy", command: "pomoc"}},
 				{msg: msg{from: alice, text: "!pomoc"}, want: want{outcome: telemetry.OutcomeServed, to: alice, prefix: "Komendy", command: "pomoc"}},
@@ -197,9 +197,9 @@ func TestDispatch(t *testing.T) {
 			steps: []step{
 				{msg: msg{from: alice, text: "!pomoc"}, want: want{outcome: telemetry.OutcomeServed, to: alice, prefix: "Komendy", command: "pomoc"}},
 				{msg: msg{from: alice, text: "!ja"}, want: want{outcome: telemetry.OutcomeServed, to: alice, prefix: "Statystyki", command: "ja"}},
-				{msg: msg{from: alice, text: "!foto"}, want: want{outcome: OutcomeShed, command: "foto"}},
+				{msg: msg{from: alice, text: "!foto"}, want: want{outcome: telemetry.OutcomeShed, command: "foto"}},
 				// A refusal is shed too.
-				{msg: msg{from: alice, text: "!nieznana"}, want: want{outcome: OutcomeShed, command: "unknown"}},
+				{msg: msg{from: alice, text: "!nieznana"}, want: want{outcome: telemetry.OutcomeShed, command: "unknown"}},
 				{msg: msg{from: bob, text: "!foto"}, want: want{outcome: telemetry.OutcomeServed, to: bob, prefix: "🐈", attachments: 1, command: "foto"}}, // another chat
 			},
 			counts: map[string]int{"shed/" + outbound.ShedChat: 2},
@@ -213,7 +213,7 @@ func TestDispatch(t *testing.T) {
 			},
 			steps: []step{
 				{msg: msg{from: alice, text: "!foto"}, want: want{outcome: telemetry.OutcomeServed, to: alice, prefix: "🐈", attachments: 1, command: "foto"}},
-				{msg: msg{from: bob, text: "!foto"}, want: want{outcome: OutcomeShed, command: "foto"}},
+				{msg: msg{from: bob, text: "!foto"}, want: want{outcome: telemetry.OutcomeShed, command: "foto"}},
 				{msg: msg{from: bob, text: "!pomoc"}, want: want{outcome: telemetry.OutcomeServed, to: bob, prefix: "Komendy", command: "pomoc"}},
 			},
 			counts: map[string]int{"shed/" + outbound.ShedAttachments: 1},
@@ -242,8 +242,8 @@ func TestDispatch(t *testing.T) {
 			name: "a 429 pauses every send: the next reply is shed, not sent",
 			steps: []step{
 				{msg: msg{from: alice, text: "!pomoc"}, sendErr: err429, want: want{outcome: telemetry.OutcomeError, to: alice, prefix: "Komendy", command: "pomoc"}},
-				{msg: msg{from: bob, text: "!pomoc"}, want: want{outcome: OutcomeShed, command: "pomoc"}},
-				{msg: msg{from: bob, group: rodzina, text: "!foto"}, want: want{outcome: OutcomeShed, command: "foto"}},
+				{msg: msg{from: bob, text: "!pomoc"}, want: want{outcome: telemetry.OutcomeShed, command: "pomoc"}},
+				{msg: msg{from: bob, group: rodzina, text: "!foto"}, want: want{outcome: telemetry.OutcomeShed, command: "foto"}},
 				{msg: msg{from: bob, text: "tekst"}, want: want{outcome: telemetry.OutcomeIgnored}},
 			},
 			counts: map[string]int{"send_failed": 1, "shed/" + outbound.ShedPaused: 2},
@@ -304,7 +304,7 @@ func TestDispatchPauseWhileWaiting(t *testing.T) {
 	// The 429 lands as the second reply starts to wait: after its tokens were
 	// taken, before its wait is over.
 	at429 := func(name string) {
-		if name == SpanSendWait {
+		if name == telemetry.SpanSendWait {
 			gate.RateLimited(time.Now(), 0, nil)
 		}
 	}
@@ -317,11 +317,11 @@ func TestDispatchPauseWhileWaiting(t *testing.T) {
 		h.onStart.set(at429)
 		got = h.run(t, h.frame(msg{from: sender, text: "!ja"}))
 		h.onStart.set(nil)
-		if !hasSpan(got.spans, SpanSendWait) {
+		if !hasSpan(got.spans, telemetry.SpanSendWait) {
 			t.Logf("attempt %d: the second reply did not wait", attempt)
 			continue
 		}
-		h.check(t, "reply waiting at the 429", got, want{outcome: OutcomeShed, command: "ja"})
+		h.check(t, "reply waiting at the 429", got, want{outcome: telemetry.OutcomeShed, command: "ja"})
 		if c := h.rec.snapshot(); !equalCounts(c, map[string]int{"shed/" + outbound.ShedPaused: 1}) {
 			t.Errorf("counted %v; want one reply shed as paused", c)
 		}

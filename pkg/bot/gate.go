@@ -11,13 +11,6 @@ import (
 	"signal-bot/pkg/telemetry"
 )
 
-// Outcomes the safety limits add to the telemetry ones.
-const (
-	OutcomeShed      = "shed"      // the reply was due but the budget or a 429 pause kept it back
-	OutcomeQuiet     = "quiet"     // a refusal already sent to this sender in its window
-	OutcomeElsewhere = "elsewhere" // a chat outside ANSWER_IN
-)
-
 // ShedQuiet is the reason label of a refusal kept quiet.
 const ShedQuiet = "quiet"
 
@@ -33,7 +26,7 @@ func (b *Bot) awaitSend(ctx context.Context, chat string, attachments int) strin
 		return reason
 	}
 	if d := time.Until(t.At); d > 0 {
-		ctx, span := b.tracer.Start(ctx, SpanSendWait)
+		ctx, span := b.tracer.Start(ctx, telemetry.SpanSendWait)
 		err := pipeline.WaitOutside(ctx, func() error {
 			timer := time.NewTimer(d)
 			defer timer.Stop()
@@ -57,19 +50,12 @@ func (b *Bot) awaitSend(ctx context.Context, chat string, attachments int) strin
 	return ""
 }
 
-// SpanSendWait is the span of a reply waiting for the outbound budget or a 429 pause.
-const SpanSendWait = telemetry.SpanSendWait
-
 // shed counts a reply that is not sent, and logs it once per chat per minute.
 func (b *Bot) shed(ctx context.Context, w *work, reason string) {
 	b.d.Recorder.ReplyShed(reason)
 	if logNow, since := b.d.Gate.NoteShed(w.in.ReplyTo(), time.Now()); logNow {
-		chat := telemetry.ChatDirect
-		if w.in.GroupID != "" {
-			chat = telemetry.ChatGroup
-		}
 		b.d.Log.WarnContext(ctx, "reply shed: over the outbound budget or paused after a rate limit",
-			"reason", reason, "command", w.name, "chat", chat, "alias", b.d.Groups.Alias(w.in.GroupID), "shed_in_chat_since_last_line", since)
+			"reason", reason, "command", w.name, "chat", telemetry.ChatKind(w.in.GroupID), "alias", b.d.Groups.Alias(w.in.GroupID), "shed_in_chat_since_last_line", since)
 	}
 }
 

@@ -83,36 +83,22 @@ func (b *Bot) Handle(ctx context.Context, m *Message) {
 func (b *Bot) dispatch(ctx context.Context, m *Message) *work {
 	ctx, span := b.tracer.Start(ctx, telemetry.SpanDispatch)
 	defer span.End()
-	if m.Err != nil {
-		b.d.Log.WarnContext(ctx, "malformed frame skipped", "bytes", m.Size, "err", telemetry.RedactErr(m.Err))
-		return nil
-	}
-	if m.Skip != signalapi.SkipNone {
-		if m.Skip == signalapi.SkipError {
-			b.d.Log.WarnContext(ctx, "error frame from signal-cli-rest-api skipped", "error", telemetry.RedactText(m.ErrorText))
-		}
-		return nil
-	}
-	if !m.IsCommand {
+	if !b.answerable(ctx, m) {
 		return nil
 	}
 	in, name, args := m.In, m.Command, m.Args
 	if b.d.Audience != nil && !b.d.Audience.Allows(in) {
 		b.elsewhere(ctx, in)
-		return &work{outcome: OutcomeElsewhere, silent: true}
+		return &work{outcome: telemetry.OutcomeElsewhere, silent: true}
 	}
 	if !b.recent.add(in.SenderKey(), in.Timestamp) {
 		b.d.Log.InfoContext(ctx, "duplicate frame skipped")
 		return nil
 	}
 	chat := commands.Chat{GroupID: in.GroupID, Alias: b.d.Groups.Alias(in.GroupID)}
-	chatKind := telemetry.ChatDirect
-	if chat.IsGroup() {
-		chatKind = telemetry.ChatGroup
-	}
 	span.SetAttributes(
 		telemetry.AttrSender.String(b.hashes.get(in.SenderKey())),
-		telemetry.AttrChat.String(chatKind),
+		telemetry.AttrChat.String(telemetry.ChatKind(chat.GroupID)),
 		telemetry.AttrArgsLen.Int(len(args)),
 	)
 	w := &work{in: in, req: commands.Request{
@@ -153,6 +139,20 @@ func (b *Bot) dispatch(ctx context.Context, m *Message) *work {
 	return w
 }
 
+// answerable says whether m is a command to dispatch, and logs a malformed
+// frame or an error frame, which are not.
+func (b *Bot) answerable(ctx context.Context, m *Message) bool {
+	switch {
+	case m.Err != nil:
+		b.d.Log.WarnContext(ctx, "malformed frame skipped", "bytes", m.Size, "err", telemetry.RedactErr(m.Err))
+		return false
+	case m.Skip == signalapi.SkipError:
+		b.d.Log.WarnContext(ctx, "error frame from signal-cli-rest-api skipped", "error", telemetry.RedactText(m.ErrorText))
+		return false
+	}
+	return m.Skip == signalapi.SkipNone && m.IsCommand
+}
+
 // refusal lets a refusal (hint, "not here", "wait") through once per sender, command and
 // window, the longer of the cooldown and QuietWindow; within the window it is kept quiet
 // and counted, and the frame gets no reply.
@@ -162,8 +162,8 @@ func (b *Bot) refusal(ctx context.Context, w *work, command string, cooldown tim
 		return w
 	}
 	b.d.Recorder.ReplyShed(ShedQuiet)
-	trace.SpanFromContext(ctx).SetAttributes(telemetry.AttrOutcome.String(OutcomeQuiet))
-	return &work{outcome: OutcomeQuiet, silent: true}
+	trace.SpanFromContext(ctx).SetAttributes(telemetry.AttrOutcome.String(telemetry.OutcomeQuiet))
+	return &work{outcome: telemetry.OutcomeQuiet, silent: true}
 }
 
 // elsewhere counts a command from a chat outside ANSWER_IN and logs it, without the
@@ -171,11 +171,7 @@ func (b *Bot) refusal(ctx context.Context, w *work, command string, cooldown tim
 func (b *Bot) elsewhere(ctx context.Context, in signalapi.Incoming) {
 	b.d.Recorder.FrameIgnored("answer_in")
 	if ok, held := b.elsewhereLog.Allow(time.Now(), time.Minute); ok {
-		chat := telemetry.ChatDirect
-		if in.GroupID != "" {
-			chat = telemetry.ChatGroup
-		}
-		b.d.Log.InfoContext(ctx, "command from a chat outside ANSWER_IN ignored", "chat", chat, "more_since_last_line", held)
+		b.d.Log.InfoContext(ctx, "command from a chat outside ANSWER_IN ignored", "chat", telemetry.ChatKind(in.GroupID), "more_since_last_line", held)
 	}
 }
 
@@ -212,7 +208,7 @@ func (b *Bot) handle(ctx context.Context, w *work) string {
 	}
 	if reason := b.awaitSend(ctx, out.Recipient, len(out.Attachments)); reason != "" {
 		b.shed(ctx, w, reason)
-		return OutcomeShed
+		return telemetry.OutcomeShed
 	}
 	if _, err := b.d.API.Send(ctx, out); err != nil {
 		markFailed(span, err)

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"strings"
@@ -39,12 +40,18 @@ func FuzzSelftestBody(f *testing.F) {
 		if _, _, ok := commands.Parse(body.Text); !ok {
 			t.Fatalf("parseSelftestBody(%q) accepted %q, which is not a command", raw, body.Text)
 		}
-		again, err := json.Marshal(body)
+		// decode → encode → decode gives the same body, and encoding that
+		// body again gives the same bytes.
+		enc, err := json.Marshal(body)
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("encode %+v: %v", body, err)
 		}
-		if back, err := parseSelftestBody(again); err != nil || back != body {
-			t.Fatalf("round trip of %+v = %+v, %v", body, back, err)
+		back, err := parseSelftestBody(enc)
+		if err != nil || back != body {
+			t.Fatalf("round trip of %+v through %s = %+v, %v", body, enc, back, err)
+		}
+		if enc2, err := json.Marshal(back); err != nil || !bytes.Equal(enc2, enc) {
+			t.Fatalf("%+v encodes as %s, then as %s (%v)", body, enc, enc2, err)
 		}
 		if gid, err := commands.GroupRef(body.Group, aliases); err == nil && gid == "" {
 			t.Fatalf("GroupRef(%q) resolved to an empty id", body.Group)

@@ -11,7 +11,6 @@ import (
 	"net/http"
 	"time"
 
-	"signal-bot/pkg/bot"
 	"signal-bot/pkg/commands"
 	"signal-bot/pkg/pipeline"
 	"signal-bot/pkg/signalapi"
@@ -78,13 +77,13 @@ func (s *Server) selftest(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	switch b.Outcome {
-	case telemetry.OutcomeCooldown, bot.OutcomeQuiet:
+	case telemetry.OutcomeCooldown, telemetry.OutcomeQuiet:
 		writeJSON(w, http.StatusTooManyRequests, map[string]any{"error": "command is cooling down in this group", "trace_id": b.TraceID})
 		return
-	case bot.OutcomeShed:
+	case telemetry.OutcomeShed:
 		writeJSON(w, http.StatusServiceUnavailable, map[string]any{"error": "reply shed: over the outbound budget (SEND_BUDGET_CHAT) or sends paused after a 429", "trace_id": b.TraceID})
 		return
-	case telemetry.OutcomeError, telemetry.OutcomeIgnored, telemetry.OutcomeDropped, bot.OutcomeElsewhere:
+	case telemetry.OutcomeError, telemetry.OutcomeIgnored, telemetry.OutcomeDropped, telemetry.OutcomeElsewhere:
 		writeJSON(w, http.StatusBadGateway, map[string]any{"error": "frame not served: " + b.Outcome, "trace_id": b.TraceID})
 		return
 	}

@@ -13,6 +13,7 @@ import (
 
 	"signal-bot/pkg/commands"
 	"signal-bot/pkg/fields"
+	"signal-bot/pkg/telemetry"
 )
 
 // PoolConfig configures a Pool. Its sizes and times have no defaults here:
@@ -107,7 +108,7 @@ func newPool(ctx context.Context, src *Source, cfg PoolConfig) (*Pool, error) {
 		tp = noop.NewTracerProvider()
 	}
 	p := &Pool{
-		src: src, cfg: cfg, tracer: tp.Tracer(tracerName),
+		src: src, cfg: cfg, tracer: tp.Tracer(telemetry.PicturesTracerName),
 		after:  func(d time.Duration, f func()) func() bool { return time.AfterFunc(d, f).Stop },
 		jitter: randomJitter,
 	}
@@ -131,10 +132,10 @@ func (c PoolConfig) check() error {
 // Picture takes the oldest ready picture, or fetches one inline when none is
 // ready (a miss), and either way starts refilling the pool.
 func (p *Pool) Picture(ctx context.Context) (commands.Picture, error) {
-	ctx, span := p.tracer.Start(ctx, SpanTake, trace.WithAttributes(AttrPool.String(p.src.Name())))
+	ctx, span := p.tracer.Start(ctx, telemetry.SpanPoolTake, trace.WithAttributes(telemetry.AttrPool.String(p.src.Name())))
 	defer span.End()
 	pic, ok := p.take()
-	span.SetAttributes(AttrHit.Bool(ok))
+	span.SetAttributes(telemetry.AttrPoolHit.Bool(ok))
 	p.kick(trace.LinkFromContext(ctx))
 	if ok {
 		return pic, nil

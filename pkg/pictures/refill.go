@@ -10,6 +10,7 @@ import (
 
 	"signal-bot/pkg/backoff"
 	"signal-bot/pkg/commands"
+	"signal-bot/pkg/telemetry"
 )
 
 // kick starts as many refills as the pool lacks pictures, within the
@@ -46,13 +47,13 @@ func (p *Pool) wantsRefillLocked() bool {
 // OwnTime ignores, and adds it to the pool.
 func (p *Pool) refill(link trace.Link) {
 	defer p.wg.Done()
-	opts := []trace.SpanStartOption{trace.WithNewRoot(), trace.WithAttributes(AttrPool.String(p.src.Name()))}
+	opts := []trace.SpanStartOption{trace.WithNewRoot(), trace.WithAttributes(telemetry.AttrPool.String(p.src.Name()))}
 	if link.SpanContext.IsValid() {
 		opts = append(opts, trace.WithLinks(link))
 	}
 	ctx, cancel := context.WithTimeout(p.ctx, p.cfg.Timeout)
 	defer cancel()
-	ctx, span := p.tracer.Start(ctx, SpanRefill, opts...)
+	ctx, span := p.tracer.Start(ctx, telemetry.SpanPoolRefill, opts...)
 	pic, err := p.src.prepare(ctx, true)
 	if err != nil {
 		span.RecordError(err)

@@ -72,7 +72,7 @@ func NewSource(cfg SourceConfig) (*Source, error) {
 	if log == nil {
 		log = slog.Default()
 	}
-	return &Source{cfg: cfg, tracer: tp.Tracer(tracerName), log: log.With("command", cfg.Name)}, nil
+	return &Source{cfg: cfg, tracer: tp.Tracer(telemetry.PicturesTracerName), log: log.With("command", cfg.Name)}, nil
 }
 
 // Name is the command the pictures are for.
@@ -107,7 +107,7 @@ func (s *Source) prepare(ctx context.Context, decode bool) (commands.Picture, er
 
 // shrink runs Shrink inside a span and logs the bytes before and after.
 func (s *Source) shrink(ctx context.Context, img upstream.Image) (Result, error) {
-	ctx, span := s.tracer.Start(ctx, SpanShrink, trace.WithAttributes(AttrBytesIn.Int(len(img.Data))))
+	ctx, span := s.tracer.Start(ctx, telemetry.SpanPictureShrink, trace.WithAttributes(telemetry.AttrPictureBytesIn.Int(len(img.Data))))
 	defer span.End()
 	start := time.Now()
 	r, err := ShrinkWithin(ctx, img.Data, s.cfg.Shrink, s.cfg.Budget)
@@ -116,7 +116,7 @@ func (s *Source) shrink(ctx context.Context, img upstream.Image) (Result, error)
 		span.SetStatus(codes.Error, err.Error())
 		return Result{}, err
 	}
-	span.SetAttributes(AttrBytesOut.Int(len(r.Data)), AttrAction.String(r.Action.String()))
+	span.SetAttributes(telemetry.AttrPictureBytesOut.Int(len(r.Data)), telemetry.AttrPictureAction.String(r.Action.String()))
 	s.log.InfoContext(ctx, "picture prepared", "action", r.Action.String(),
 		"bytes_before", len(img.Data), "bytes_after", len(r.Data),
 		"size_before", fmt.Sprintf("%dx%d", img.Width, img.Height), "size_after", fmt.Sprintf("%dx%d", r.Width, r.Height),

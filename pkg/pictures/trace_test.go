@@ -131,7 +131,7 @@ func poolOver(t *testing.T, src *Source, cfg PoolConfig) (*Pool, *manualTimer) {
 // findRefill returns the pool.refill span linked to the frame sc.
 func findRefill(spans []sdktrace.ReadOnlySpan, sc trace.SpanContext) sdktrace.ReadOnlySpan {
 	for _, s := range spans {
-		if s.Name() != SpanRefill {
+		if s.Name() != telemetry.SpanPoolRefill {
 			continue
 		}
 		for _, l := range s.Links() {

@@ -1,6 +1,7 @@
 package signalapi
 
 import (
+	"bytes"
 	"encoding/json"
 	"testing"
 )
@@ -103,13 +104,25 @@ func FuzzDecodeFrame(f *testing.F) {
 			return
 		}
 		in, skip := Classify(fr, bot)
-		if skip == SkipNone {
-			if in.Text == "" || in.ReplyTo() == "" {
-				t.Fatalf("answerable frame without text or recipient: %+v", in)
-			}
-			if _, err := json.Marshal(in); err != nil {
-				t.Fatal(err)
-			}
+		if skip == SkipNone && (in.Text == "" || in.ReplyTo() == "") {
+			t.Fatalf("answerable frame without text or recipient: %+v", in)
+		}
+		// What the bot reads from a frame survives a round trip through its
+		// own types: encoded and decoded again, the frame classifies the
+		// same, and a second encoding is the first, byte for byte.
+		enc, err := json.Marshal(fr)
+		if err != nil {
+			t.Fatalf("encode the decoded frame of %q: %v", raw, err)
+		}
+		again, err := DecodeFrame(enc)
+		if err != nil {
+			t.Fatalf("decode %s, the encoding of the decoded %q: %v", enc, raw, err)
+		}
+		if in2, skip2 := Classify(again, bot); in2 != in || skip2 != skip {
+			t.Fatalf("frame %q classifies as %+v, %q; after a round trip (%s) as %+v, %q", raw, in, skip, enc, in2, skip2)
+		}
+		if enc2, err := json.Marshal(again); err != nil || !bytes.Equal(enc2, enc) {
+			t.Fatalf("frame %q: encoded %s, then %s (%v)", raw, enc, enc2, err)
 		}
 	})
 }

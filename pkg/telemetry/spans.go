@@ -2,8 +2,15 @@ package telemetry
 
 import "go.opentelemetry.io/otel/attribute"
 
+// The vocabulary of the bot's traces: span names, attribute keys and their
+// values, for every package. otel/SPANS.md is the contract; a test checks
+// that it lists every name, key and value declared here.
+
 // TracerName is the instrumentation scope name the bot's own spans use.
 const TracerName = "signal-bot"
+
+// PicturesTracerName is the instrumentation scope of the picture pools' spans.
+const PicturesTracerName = "signal-bot/pictures"
 
 // Span names of the frame path. Keep them in step with otel/SPANS.md.
 const (
@@ -29,6 +36,18 @@ const (
 	SpanSendWait = "send.wait"
 )
 
+// Span names of the picture pools.
+const (
+	// SpanPoolTake is a command taking a picture from a pool, in the frame's
+	// trace; on a miss the inline fetch is its child.
+	SpanPoolTake = "pool.take"
+	// SpanPoolRefill is the root of a refill's own trace, linked to the take
+	// that caused it. OwnTime ignores it: it is not a frame.
+	SpanPoolRefill = "pool.refill"
+	// SpanPictureShrink is the decode, scale and encode of one picture.
+	SpanPictureShrink = "picture.shrink"
+)
+
 // Attribute keys of the span model. Nothing else about a person is recorded:
 // no phone numbers, UUIDs, names, message text or group ids.
 const (
@@ -49,6 +68,20 @@ const (
 	AttrArgsLen = attribute.Key("bot.args.len")
 	// AttrOutcome is what became of the frame, one of the Outcome values.
 	AttrOutcome = attribute.Key("bot.outcome")
+)
+
+// Attribute keys of the picture pools' spans.
+const (
+	// AttrPool is the command whose pool the span belongs to.
+	AttrPool = attribute.Key("bot.pool")
+	// AttrPoolHit is true when a take found a ready picture.
+	AttrPoolHit = attribute.Key("bot.pool.hit")
+	// AttrPictureBytesIn is the size of a picture as the upstream sent it.
+	AttrPictureBytesIn = attribute.Key("bot.picture.bytes_in")
+	// AttrPictureBytesOut is the size of the picture that will be sent.
+	AttrPictureBytesOut = attribute.Key("bot.picture.bytes_out")
+	// AttrPictureAction is what the shrinker did, an Action's name.
+	AttrPictureAction = attribute.Key("bot.picture.action")
 )
 
 // Values of AttrLeg.
@@ -74,6 +107,15 @@ const (
 	ChatDirect = "direct"
 )
 
+// ChatKind is the AttrChat value of a chat: ChatGroup when groupID (the
+// group's id, empty in a direct chat) is set, else ChatDirect.
+func ChatKind(groupID string) string {
+	if groupID != "" {
+		return ChatGroup
+	}
+	return ChatDirect
+}
+
 // Values of AttrOutcome.
 const (
 	// OutcomeServed means a reply was sent.
@@ -92,4 +134,11 @@ const (
 	OutcomeDropped = "dropped"
 	// OutcomeCutOff means a hard stop at shutdown ended the frame before it ran.
 	OutcomeCutOff = "cut_off"
+	// OutcomeShed means the reply was due but the outbound budget or a 429
+	// pause kept it back.
+	OutcomeShed = "shed"
+	// OutcomeQuiet means a refusal already sent to this sender in its window.
+	OutcomeQuiet = "quiet"
+	// OutcomeElsewhere means a chat outside ANSWER_IN.
+	OutcomeElsewhere = "elsewhere"
 )

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"runtime"
 	"sort"
 	"strings"
 	"time"
@@ -60,6 +61,10 @@ type Round struct {
 	BotPerS     float64 `json:"bot_per_s"`     // replies per second of the bot, from the burst's start to its last reply
 	Ratio       float64 `json:"ratio"`         // bot / trivial
 	Replies     int     `json:"replies"`       // the bot's replies to the burst
+	// BotCPUPerReplyUS is the bot's CPU time (user + system, 10 ms ticks)
+	// during the burst over its replies: unlike the ratio, it hardly moves
+	// with the machine's load.
+	BotCPUPerReplyUS float64 `json:"bot_cpu_us_per_reply"`
 }
 
 // BurstResult is the loopback-limit mode's report.
@@ -73,12 +78,19 @@ type BurstResult struct {
 	StateDir        string  `json:"state_dir"`
 	Rounds          []Round `json:"rounds"`
 	MedianRatio     float64 `json:"median_ratio"`
-	Lost            int     `json:"lost"`    // burst frames without a reply, all rounds
-	Dropped         int64   `json:"dropped"` // frames the bot dropped (/healthz)
-	MaxRSSBytes     int64   `json:"max_rss_bytes"`
-	CPUSeconds      float64 `json:"cpu_s"`
-	Own             Stats   `json:"own_ms"`
-	ExitCode        int     `json:"exit_code"`
+	// MedianCPUPerReplyUS is the lower median of the rounds' BotCPUPerReplyUS.
+	MedianCPUPerReplyUS float64 `json:"median_cpu_us_per_reply"`
+	// Load is the 1-minute load average at the start and at the end. The
+	// ratio rises with it: the trivial sender loses more of its rate to
+	// other work than the bot's burst does (docs/throughput.md).
+	Load        [2]float64 `json:"load_avg"`
+	Cores       int        `json:"cores"`
+	Lost        int        `json:"lost"`    // burst frames without a reply, all rounds
+	Dropped     int64      `json:"dropped"` // frames the bot dropped (/healthz)
+	MaxRSSBytes int64      `json:"max_rss_bytes"`
+	CPUSeconds  float64    `json:"cpu_s"`
+	Own         Stats      `json:"own_ms"`
+	ExitCode    int        `json:"exit_code"`
 }
 
 func (r BurstResult) ok() bool { return r.Lost == 0 && r.Dropped == 0 && r.ExitCode == 0 }
@@ -87,7 +99,8 @@ func (r BurstResult) ok() bool { return r.Lost == 0 && r.Dropped == 0 && r.ExitC
 // process, the bot a child process; each round first the trivial sender,
 // then a burst of the same size through the bot.
 func runBurst(ctx context.Context, o options, progress io.Writer) (BurstResult, error) {
-	r := BurstResult{Frames: o.burst, Senders: o.senders, FramesPerSender: (o.burst + o.senders - 1) / o.senders, Limit: o.limit, Workers: o.workers}
+	r := BurstResult{Frames: o.burst, Senders: o.senders, FramesPerSender: (o.burst + o.senders - 1) / o.senders, Limit: o.limit, Workers: o.workers, Cores: runtime.NumCPU()}
+	r.Load[0], _ = loadAvg() // best effort: 0 where /proc/loadavg cannot be read
 	safety := o.safetyEnv(r.FramesPerSender)
 	r.Safety = "on (the bot's defaults)"
 	if safety != nil {
@@ -98,8 +111,7 @@ func runBurst(ctx context.Context, o options, progress io.Writer) (BurstResult, 
 		return r, err
 	}
 	defer f.close()
-	s, dir, simURL := f.sim, f.dir, f.simURL
-	r.StateDir = dir
+	r.StateDir = f.dir
 	c, err := startBot(ctx, f.bin, append(append(f.botEnv(),
 		fmt.Sprintf("LIMIT=%d", o.limit), fmt.Sprintf("QUEUE_DEPTH=%d", max(1000, o.burst)),
 	), safety...))
@@ -111,34 +123,13 @@ func runBurst(ctx context.Context, o options, progress io.Writer) (BurstResult, 
 		return r, err
 	}
 	fmt.Fprintf(progress, "soak: bot pid %d, LIMIT=%d, state file in %s; %d rounds of %d sends (%d workers) then a burst of %d !pomoc from %d senders (%d each)\n",
-		c.pid(), o.limit, dir, o.rounds, o.burst, o.workers, o.burst, o.senders, r.FramesPerSender)
-	if _, _, err := botBurst(ctx, s, simURL, min(o.burst, 200), o.senders); err != nil { // warm-up, not counted
+		c.pid(), o.limit, f.dir, o.rounds, o.burst, o.workers, o.burst, o.senders, r.FramesPerSender)
+	if _, _, err := botBurst(ctx, f.sim, f.simURL, min(o.burst, 200), o.senders); err != nil { // warm-up, not counted
 		return r, fmt.Errorf("warm-up: %w", err)
 	}
-	for i := range o.rounds {
-		took, err := trivialSend(ctx, simURL, s.Number(), o.burst, o.workers)
-		if err != nil {
-			return r, err
-		}
-		replies, botTook, err := botBurst(ctx, s, simURL, o.burst, o.senders)
-		rd := Round{TrivialPerS: float64(o.burst) / took.Seconds(), Replies: replies}
-		if botTook > 0 {
-			rd.BotPerS = float64(replies) / botTook.Seconds()
-		}
-		rd.Ratio = rd.BotPerS / rd.TrivialPerS
-		r.Rounds = append(r.Rounds, rd)
-		r.Lost += o.burst - replies
-		fmt.Fprintf(progress, "soak: round %d: trivial %.0f/s, bot %.0f/s, ratio %.3f\n", i+1, rd.TrivialPerS, rd.BotPerS, rd.Ratio)
-		if err != nil {
-			return r, err
-		}
+	if err := r.runRounds(ctx, o, f, c.pid(), progress); err != nil {
+		return r, err
 	}
-	ratios := make([]float64, len(r.Rounds))
-	for i, rd := range r.Rounds {
-		ratios[i] = rd.Ratio
-	}
-	sort.Float64s(ratios)
-	r.MedianRatio = ratios[(len(ratios)-1)/2] // the lower middle: no mean of two
 	h, err := health(c.url)
 	if err != nil {
 		return r, err
@@ -150,11 +141,54 @@ func runBurst(ctx context.Context, o options, progress io.Writer) (BurstResult, 
 	}
 	r.MaxRSSBytes, r.CPUSeconds = ps.HWM, ps.CPU
 	r.Own = statsOf(c.log.ownMS())
+	r.Load[1], _ = loadAvg()
 	r.ExitCode, err = c.stop()
 	if r.ExitCode != 0 {
 		fmt.Fprintf(progress, "soak: the bot exited %d; its last lines:\n%s\n", r.ExitCode, c.log.tail())
 	}
 	return r, err
+}
+
+// runRounds runs o.rounds rounds, each the trivial sender then a burst through
+// the bot of pid, whose CPU time is read around each burst, and sets the
+// medians.
+func (r *BurstResult) runRounds(ctx context.Context, o options, f *fixture, pid int, progress io.Writer) error {
+	for i := range o.rounds {
+		took, err := trivialSend(ctx, f.simURL, f.sim.Number(), o.burst, o.workers)
+		if err != nil {
+			return err
+		}
+		before, perr := readProc(pid)
+		replies, botTook, err := botBurst(ctx, f.sim, f.simURL, o.burst, o.senders)
+		after, aerr := readProc(pid)
+		rd := Round{TrivialPerS: float64(o.burst) / took.Seconds(), Replies: replies}
+		if botTook > 0 {
+			rd.BotPerS = float64(replies) / botTook.Seconds()
+		}
+		rd.Ratio = rd.BotPerS / rd.TrivialPerS
+		if perr == nil && aerr == nil && replies > 0 {
+			rd.BotCPUPerReplyUS = (after.CPU - before.CPU) / float64(replies) * 1e6
+		}
+		r.Rounds = append(r.Rounds, rd)
+		r.Lost += o.burst - replies
+		fmt.Fprintf(progress, "soak: round %d: trivial %.0f/s, bot %.0f/s, ratio %.3f, bot CPU %.0f µs a reply\n", i+1, rd.TrivialPerS, rd.BotPerS, rd.Ratio, rd.BotCPUPerReplyUS)
+		if err != nil {
+			return err
+		}
+	}
+	r.MedianRatio = lowerMedian(r.Rounds, func(rd Round) float64 { return rd.Ratio })
+	r.MedianCPUPerReplyUS = lowerMedian(r.Rounds, func(rd Round) float64 { return rd.BotCPUPerReplyUS })
+	return nil
+}
+
+// lowerMedian is the lower middle of of(round) over rounds: no mean of two.
+func lowerMedian(rounds []Round, of func(Round) float64) float64 {
+	v := make([]float64, len(rounds))
+	for i, rd := range rounds {
+		v[i] = of(rd)
+	}
+	sort.Float64s(v)
+	return v[(len(v)-1)/2]
 }
 
 // botBurst has the simulator write n !pomoc back to back from senders
@@ -201,11 +235,16 @@ func (r BurstResult) print(w io.Writer, asJSON bool) error {
 	fmt.Fprintf(&b, "loopback limit: %d × !pomoc from %d senders (%d each), LIMIT=%d, state file on %s\n",
 		r.Frames, r.Senders, r.FramesPerSender, r.Limit, r.StateDir)
 	fmt.Fprintf(&b, "outbound limits  %s\n", r.Safety)
-	fmt.Fprintf(&b, "round  trivial sender/s  bot replies/s  ratio\n")
+	fmt.Fprintf(&b, "round  trivial sender/s  bot replies/s  ratio  bot CPU µs/reply\n")
 	for i, rd := range r.Rounds {
-		fmt.Fprintf(&b, "%5d  %16.0f  %13.0f  %5.3f\n", i+1, rd.TrivialPerS, rd.BotPerS, rd.Ratio)
+		fmt.Fprintf(&b, "%5d  %16.0f  %13.0f  %5.3f  %16.0f\n", i+1, rd.TrivialPerS, rd.BotPerS, rd.Ratio, rd.BotCPUPerReplyUS)
 	}
 	fmt.Fprintf(&b, "median ratio     %.3f (bot / trivial sender, same simulator, same run)\n", r.MedianRatio)
+	fmt.Fprintf(&b, "bot CPU          %.0f µs a reply (median of the bursts)\n", r.MedianCPUPerReplyUS)
+	fmt.Fprintf(&b, "load average     %.2f at the start, %.2f at the end, %d cores\n", r.Load[0], r.Load[1], r.Cores)
+	if max(r.Load[0], r.Load[1]) > float64(r.Cores) {
+		fmt.Fprintf(&b, "warning          the load was above the cores: the ratio rises with load, read CPU per reply instead\n")
+	}
 	fmt.Fprintf(&b, "lost             %d (dropped by the bot %d)\n", r.Lost, r.Dropped)
 	fmt.Fprintf(&b, "bot peak RSS     %.1f MiB, CPU %.1f s\n", float64(r.MaxRSSBytes)/(1<<20), r.CPUSeconds)
 	fmt.Fprintf(&b, "own_ms           p50 %.3f, p95 %.3f, p99 %.3f (n=%d, warm-up included)\n", r.Own.P50, r.Own.P95, r.Own.P99, r.Own.N)

@@ -54,3 +54,20 @@ func readProc(pid int) (procStatus, error) {
 	}
 	return ps, nil
 }
+
+// loadAvg is the 1-minute load average from /proc/loadavg.
+func loadAvg() (float64, error) {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return 0, fmt.Errorf("read load average: %w", err)
+	}
+	f := strings.Fields(string(b))
+	if len(f) == 0 {
+		return 0, fmt.Errorf("read load average: empty /proc/loadavg")
+	}
+	l, err := strconv.ParseFloat(f[0], 64)
+	if err != nil {
+		return 0, fmt.Errorf("read load average: %w", err)
+	}
+	return l, nil
+}

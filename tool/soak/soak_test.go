@@ -65,10 +65,20 @@ func testShortBurst(ctx context.Context, t *testing.T, bin string) {
 		t.Errorf("exit %d: %d rounds, lost %d, dropped %d, bot exit %d, %d frames per sender; want 2 rounds, nothing lost, exit 0, 10 each\n%s",
 			code, len(r.Rounds), r.Lost, r.Dropped, r.ExitCode, r.FramesPerSender, errs.String())
 	}
+	var cpu float64
 	for i, rd := range r.Rounds {
 		if rd.TrivialPerS <= 0 || rd.BotPerS <= 0 || rd.Replies != 300 || rd.Ratio != rd.BotPerS/rd.TrivialPerS {
 			t.Errorf("round %d = %+v; want both rates, 300 replies and their ratio", i+1, rd)
 		}
+		if rd.BotCPUPerReplyUS < 0 {
+			t.Errorf("round %d: bot CPU %.1f µs a reply; want none negative", i+1, rd.BotCPUPerReplyUS)
+		}
+		cpu += rd.BotCPUPerReplyUS
+	}
+	// 600 replies take tens of milliseconds of the bot's CPU, several of
+	// /proc's 10 ms ticks: a sum of zero means the bursts' CPU was not read.
+	if cpu <= 0 || r.MedianCPUPerReplyUS < 0 || r.Cores < 1 {
+		t.Errorf("bot CPU per reply %v (median %.1f), %d cores; want the bursts' CPU read and the cores counted", cpu, r.MedianCPUPerReplyUS, r.Cores)
 	}
 }
 
