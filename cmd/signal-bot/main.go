@@ -74,7 +74,7 @@ func run(parent context.Context, args []string, sio stdio) (err error) {
 	}
 	// config.Load refuses SIGNAL_NUMBER without SIGNAL_API_URL: the sandbox
 	// runs only when neither is set, as on a fresh machine.
-	opts := app.Options{Version: version, Sandbox: cfg.Signal.APIURL == ""}
+	opts := app.Options{Version: version, Sandbox: cfg.Signal.BaseURL == ""}
 	logPath := ""
 	if opts.Sandbox {
 		if _, set := sio.env.Lookup("STATE_PATH"); !set {

@@ -93,7 +93,7 @@ Run signal-bot -h for every setting.
 // point aims cfg at the simulator at simURL and the fake upstreams.
 func (sb *sandbox) point(cfg *config.Config, simURL string) {
 	tg := sim.TestGroup()
-	cfg.Signal.APIURL, cfg.Signal.Number = simURL, sb.sim.Number()
+	cfg.Signal.BaseURL, cfg.Signal.Number = simURL, sb.sim.Number()
 	if cfg.Commands.Groups == nil {
 		cfg.Commands.Groups = map[string]string{}
 	}

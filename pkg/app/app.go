@@ -136,9 +136,9 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 		return nil, err
 	}
 	left := journal.Left{}
-	if a.journal, left, err = journal.Open(a.store, journal.Config{
-		MaxFrames: cfg.Journal.MaxFrames, MaxBytes: cfg.Journal.MaxBytes, MaxSeen: bot.RecentSize,
-	}); err != nil {
+	jcfg := cfg.Journal
+	jcfg.MaxSeen = bot.RecentSize
+	if a.journal, left, err = journal.Open(a.store, jcfg); err != nil {
 		return nil, err
 	}
 	a.left = left.Frames
@@ -158,9 +158,7 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 	}
 	base := baseTransport(cfg.Pipeline.Limit)
 	a.base = base
-	if a.api, err = signalapi.New(apiConfig(cfg.Signal), &http.Client{Transport: telemetry.NewTransport(base, tp, telemetry.LegSend)}); err != nil {
-		return nil, err
-	}
+	a.api = signalapi.New(cfg.Signal.Config, &http.Client{Transport: telemetry.NewTransport(base, tp, telemetry.LegSend)})
 	about, err := a.api.CheckMode(ctx)
 	if err != nil {
 		return nil, err
@@ -174,17 +172,14 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 	if a.audience, err = bot.NewAudience(cfg.Safety.AnswerIn, groups); err != nil {
 		return nil, err
 	}
-	a.gate = newGate(cfg.Safety)
+	a.gate = outbound.New(cfg.Safety.Config)
 	if !a.inherited {
 		a.checkGroups(ctx, groups)
 	}
 	// else Run checks them once it serves: a webhook POST queued on the socket
 	// holds the REST API's read loop, which carries the answer to this call,
 	// until this process accepts it.
-	policy, err := upstream.NewPolicy(cfg.Upstreams.Allow, nil)
-	if err != nil {
-		return nil, fmt.Errorf("configuration: UPSTREAM_ALLOW: %w", err)
-	}
+	policy, _ := upstream.NewPolicy(cfg.Upstreams.Allow, nil) // checked by config.Load
 	a.upBase = policy.Transport(base)
 	upstreamClient := &http.Client{
 		Transport:     telemetry.NewTransport(policy.RoundTripper(a.upBase), tp, telemetry.LegUpstream),
@@ -200,34 +195,21 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 	if err != nil {
 		return nil, err
 	}
-	typing, err := typer(cfg, base, tp)
-	if err != nil {
-		return nil, err
-	}
-	if a.bot, err = bot.New(bot.Deps{
+	typing := typer(cfg, base, tp)
+	a.bot = bot.New(bot.Deps{
 		API: a.api, Registry: reg, Store: a.store, Overrides: overrides, Groups: groups, Tracer: tp, Log: a.log,
 		HashKey: hashKey, Recorder: a.metrics,
 		Gate: a.gate, Audience: a.audience, QuietWindow: cfg.Safety.QuietWindow,
-		ChallengeURL: cfg.Signal.APIURL + "/v1/accounts/" + url.PathEscape(cfg.Signal.Number) + "/rate-limit-challenge",
+		ChallengeURL: cfg.Signal.BaseURL + "/v1/accounts/" + url.PathEscape(cfg.Signal.Number) + "/rate-limit-challenge",
 		Typing:       typing, TypingBudget: a.gate, QuoteReplies: bot.QuoteModeOf(cfg.Signal.QuoteReplies),
 		Texts: commands.TextsFor(cfg.Commands.ReplyLang), Seen: recentlySeen(left.Seen, time.Now().Add(-cfg.Journal.ReplayMaxAge)),
-	}); err != nil {
-		return nil, err
-	}
-	pc := pipelineConfig(cfg)
-	pc.Accepted, pc.Finished, pc.Log = a.journalAdd, a.journal.Done, a.log
-	if a.pipe, err = pipeline.New(pc, tp, a.bot); err != nil {
-		return nil, err
-	}
-	srv, err := httpapi.New(httpapi.Deps{
+	})
+	a.pipe = pipeline.New(cfg.Pipeline.Config, pipeline.Hooks{Accepted: a.journalAdd, Finished: a.journal.Done, Log: a.log}, tp, a.bot)
+	srv := httpapi.New(cfg.Server, httpapi.Deps{
 		Pipeline: a.pipe, OwnTime: own, Connected: a.connected, Bot: a.bot, Groups: groups, Registry: reg,
-		Account: cfg.Signal.Number, Sender: cfg.Server.SelftestSender, Token: cfg.Server.SelftestToken,
-		Timeout: cfg.Server.SelftestTimeout, Log: a.log, Metrics: a.metrics.Handler(), Rate: cfg.Server.SelftestRate,
+		Account: cfg.Signal.Number, Log: a.log, Metrics: a.metrics.Handler(),
 		State: a.store.Stats, Journal: a.journal.Stats,
 	})
-	if err != nil {
-		return nil, err
-	}
 	handler, err := a.receiver(srv)
 	if err != nil {
 		return nil, err
@@ -238,16 +220,7 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 	} else if ln, err = net.Listen("tcp", cfg.Server.Addr); err != nil {
 		return nil, fmt.Errorf("listen on HTTP_ADDR: %w", err)
 	}
-	hs, limited, err := httpapi.NewServer(httpapi.Guard(addr, cfg.HTTPLimits.AllowedHosts, handler), ln, httpapi.ServerLimits{
-		MaxConns: cfg.HTTPLimits.MaxConns, Idle: cfg.HTTPLimits.IdleTimeout, Handler: cfg.Server.SelftestTimeout,
-	})
-	if err != nil {
-		if ln != a.ln { // a.ln, systemd's, is closed with the rest
-			ln.Close()
-		}
-		return nil, err
-	}
-	a.http, ln = hs, limited
+	a.http, ln = httpapi.NewServer(httpapi.Guard(addr, cfg.HTTPLimits.AllowedHosts, handler), ln, cfg.HTTPLimits, cfg.Server.SelftestTimeout)
 	a.ln = &onceCloseListener{Listener: ln}
 	limit := a.http.ConnState
 	a.http.ConnState = func(c net.Conn, s http.ConnState) { limit(c, s); a.conns.track(c, s) }
@@ -395,27 +368,11 @@ func (a *App) receiver(srv http.Handler) (http.Handler, error) {
 		}
 		return srv, nil
 	}
-	probe, err := signalapi.New(apiConfig(a.cfg.Signal), &http.Client{Transport: a.base})
-	if err != nil {
-		return nil, err
-	}
-	a.probe = probe
+	a.probe = signalapi.New(a.cfg.Signal.Config, &http.Client{Transport: a.base})
 	a.hook = httpapi.NewWebhook(httpapi.WebhookConfig{Pipeline: a.pipe, Token: a.cfg.Signal.WebhookToken, Log: a.log, Durable: a.journal.Sync})
-	h, err := a.hook.Mount(a.cfg.Signal.WebhookPath, srv)
-	if err != nil {
-		return nil, fmt.Errorf("configuration: %w", err)
-	}
+	h := a.hook.Mount(a.cfg.Signal.WebhookPath, srv)
 	a.log.Info("receiving by webhook: set RECEIVE_WEBHOOK_URL on the REST API", "path", a.cfg.Signal.WebhookPath)
 	return h, nil
-}
-
-// pipelineConfig is the pipeline's sizes from cfg: LIMIT, QUEUE_DEPTH,
-// FRAME_TIMEOUT, SENDER_QUEUE and QUEUE_BYTES.
-func pipelineConfig(cfg config.Config) pipeline.Config {
-	return pipeline.Config{
-		Limit: cfg.Pipeline.Limit, QueueDepth: cfg.Pipeline.QueueDepth, FrameTimeout: cfg.Pipeline.FrameTimeout,
-		SenderQueue: cfg.Safety.SenderQueue, QueueBytes: cfg.Safety.QueueBytes,
-	}
 }
 
 // receive feeds the intake FIFO until ctx ends. In websocket mode it reads the
@@ -429,15 +386,6 @@ func (a *App) receive(ctx context.Context) {
 		return
 	}
 	a.hook.Watch(ctx, webhookProbe, a.probe.Health)
-}
-
-// apiConfig is the REST API's address, the account and the timeouts from s:
-// SIGNAL_API_URL, SIGNAL_NUMBER, CALL_TIMEOUT, SEND_TIMEOUT, WS_READ_TIMEOUT.
-func apiConfig(s config.Signal) signalapi.Config {
-	return signalapi.Config{
-		BaseURL: s.APIURL, Number: s.Number,
-		CallTimeout: s.CallTimeout, SendTimeout: s.SendTimeout, ReadTimeout: s.ReadTimeout,
-	}
 }
 
 // offer queues one websocket frame; it never blocks the reader.

@@ -76,11 +76,18 @@ func checkTable(pkg string, deps []string, table archTable) []string {
 // checkRule holds one import to the rules under the table, which no edit of
 // the table lifts. It returns what is wrong, or "".
 func checkRule(pkg, dep string) string {
-	leaves := []string{"pkg/activation", "pkg/backoff", "pkg/fields", "pkg/outbound", "pkg/signalid", "pkg/store", "pkg/fakeup"}
+	leaves := []string{"pkg/activation", "pkg/backoff", "pkg/outbound", "pkg/signalid", "pkg/store", "pkg/fakeup"}
 	testOnly := []string{"pkg/sim", "pkg/fakeup", "pkg/botest"}
+	// config embeds the settings structs of these packages; none of them
+	// imports config.
+	configured := []string{"pkg/httpapi", "pkg/journal", "pkg/outbound", "pkg/pictures", "pkg/pipeline", "pkg/signalapi", "pkg/upstream"}
 	switch {
 	case slices.Contains(leaves, pkg):
 		return fmt.Sprintf("%s imports %s; a leaf imports no package of the bot", pkg, dep)
+	case pkg == "pkg/config" && !slices.Contains(configured, dep):
+		return fmt.Sprintf("pkg/config imports %s; it may import only the packages whose settings it embeds, %v", dep, configured)
+	case dep == "pkg/config" && strings.HasPrefix(pkg, "pkg/") && pkg != "pkg/app" && pkg != "pkg/botest":
+		return fmt.Sprintf("%s imports pkg/config; a package declares its own settings struct, and only app (and the harness) read config", pkg)
 	case pkg == "pkg/telemetry" && dep != "pkg/signalid":
 		return fmt.Sprintf("pkg/telemetry imports %s; it may import only pkg/signalid", dep)
 	case pkg == "pkg/commands" && !slices.Contains(leaves, dep):

@@ -55,7 +55,7 @@ func TestNoPersonalDataInSpansOrLogs(t *testing.T) {
 		secret = "tajny-szyfr-42"
 	)
 	h := botest.New(t, sim.Config{Lossless: true}, map[string]string{
-		"COOLDOWNS": "cat=0s,kot=0s,ja=0s",
+		"COOLDOWNS": "cat=0s,kot=0s,ja=0s,pomoc=0s",
 		// Both unknown commands, in both chats, are answered: no quiet window for hints.
 		"QUIET_WINDOW_MIN": "0s",
 	})

@@ -2,6 +2,9 @@ package app
 
 import (
 	"fmt"
+	"maps"
+	"slices"
+	"strings"
 
 	"signal-bot/pkg/bot"
 	"signal-bot/pkg/commands"
@@ -22,41 +25,65 @@ func resolveGroups(c config.Commands) (bot.Groups, error) {
 	return bot.NewGroups(ids, c.TestGroups), nil
 }
 
-// buildRegistry makes the four commands with their configured cooldowns
-// and scopes; !pomoc and !ja show the cooldowns as overrides leave them, and
-// srcs, from startPictures, serve the pictures of !cat and !kot.
-func buildRegistry(cfg config.Config, groups bot.Groups, overrides *bot.Overrides, st *store.Store, srcs map[string]commands.PictureSource) (*commands.Registry, error) {
-	u, texts := cfg.Upstreams, commands.TextsFor(cfg.Commands.ReplyLang)
-	cmds := []*commands.Command{
+// commandList is every command, each with its own default cooldown and
+// scope: adding a command is one line here. !pomoc and !ja show the
+// cooldowns as overrides leave them, and srcs, from startPictures, serve the
+// pictures of !cat and !kot.
+func commandList(cfg config.Config, overrides *bot.Overrides, st *store.Store, srcs map[string]commands.PictureSource) []*commands.Command {
+	timeout := cfg.Upstreams.Timeout
+	return []*commands.Command{
 		commands.Pomoc(overrides),
 		commands.Ja(bot.Tallies{Store: st}, overrides, cfg.Commands.JaShowName),
-		commands.PictureCommand("cat", nil, "", "🐱", 0, u.Timeout, srcs["cat"]),
-		commands.PictureCommand("kot", []string{"kitku"}, "", "🐈", 0, u.Timeout, srcs["kot"]),
+		commands.Cat(srcs["cat"], timeout),
+		commands.Kot(srcs["kot"], timeout),
 	}
+}
+
+// buildRegistry makes the commands of commandList with their summaries in
+// REPLY_LANG and COOLDOWNS and SCOPES merged over their defaults.
+func buildRegistry(cfg config.Config, groups bot.Groups, overrides *bot.Overrides, st *store.Store, srcs map[string]commands.PictureSource) (*commands.Registry, error) {
+	cmds := commandList(cfg, overrides, st, srcs)
+	texts := commands.TextsFor(cfg.Commands.ReplyLang)
 	for _, c := range cmds {
 		c.Summary = texts.Summary(c.Name) // in REPLY_LANG
-		c.Cooldown = cfg.Commands.Cooldowns[c.Name]
-		if spec, ok := cfg.Commands.Scopes[c.Name]; ok {
-			s, err := commands.ParseScope(spec, groups.Aliases())
-			if err != nil {
-				return nil, fmt.Errorf("configuration: SCOPES: %s: %w", c.Name, err)
-			}
-			c.Scope = s
-		}
 	}
-	for name := range cfg.Commands.Scopes {
-		if !known(cmds, name) {
-			return nil, fmt.Errorf("configuration: SCOPES: no command %q", name)
-		}
+	if err := applyOverrides(cmds, cfg.Commands, groups); err != nil {
+		return nil, err
 	}
 	return commands.NewRegistry(cmds...)
 }
 
-func known(cmds []*commands.Command, name string) bool {
-	for _, c := range cmds {
-		if c.Name == name {
-			return true
+// applyOverrides sets the cooldown of each command COOLDOWNS names and the
+// scope of each SCOPES names; the others keep their defaults. A name that is
+// no command's is refused, naming the variable: a typo would otherwise leave
+// the default in force without a word.
+func applyOverrides(cmds []*commands.Command, c config.Commands, groups bot.Groups) error {
+	names := make([]string, len(cmds))
+	for i, cmd := range cmds {
+		names[i] = cmd.Name
+	}
+	slices.Sort(names)
+	for _, v := range []struct {
+		name string
+		keys []string
+	}{{"COOLDOWNS", slices.Sorted(maps.Keys(c.Cooldowns))}, {"SCOPES", slices.Sorted(maps.Keys(c.Scopes))}} {
+		for _, k := range v.keys {
+			if !slices.Contains(names, k) {
+				return fmt.Errorf("configuration: %s: no command %q (the commands: %s)", v.name, k, strings.Join(names, ", "))
+			}
 		}
 	}
-	return false
+	for _, cmd := range cmds {
+		if d, ok := c.Cooldowns[cmd.Name]; ok {
+			cmd.Cooldown = d
+		}
+		if spec, ok := c.Scopes[cmd.Name]; ok {
+			s, err := commands.ParseScope(spec, groups.Aliases())
+			if err != nil {
+				return fmt.Errorf("configuration: SCOPES: %s: %w", cmd.Name, err)
+			}
+			cmd.Scope = s
+		}
+	}
+	return nil
 }

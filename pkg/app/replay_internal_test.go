@@ -64,14 +64,10 @@ func TestReplayRefusedLeavesJournal(t *testing.T) {
 			}
 			cfg := testConfig(t)
 			cfg.Journal.ReplayMaxAge = time.Hour
-			pc := pipelineConfig(cfg)
+			pc := cfg.Pipeline.Config
 			tt.set(&pc)
 			pc.Limit = 1
-			pc.Finished = j.Done
-			p, err := pipeline.New[*bot.Message](pc, noop.NewTracerProvider(), oneSender{})
-			if err != nil {
-				t.Fatal(err)
-			}
+			p := pipeline.New[*bot.Message](pc, pipeline.Hooks{Finished: j.Done}, noop.NewTracerProvider(), oneSender{})
 			a := &App{log: slog.New(slog.NewTextHandler(io.Discard, nil)), journal: j, pipe: p,
 				cfg: cfg}
 			ran := make(chan struct{})

@@ -4,22 +4,8 @@ import (
 	"context"
 	"time"
 
-	"signal-bot/pkg/config"
-	"signal-bot/pkg/outbound"
 	"signal-bot/pkg/telemetry"
 )
-
-// newGate is the outbound budget and 429 pause of the Safety settings.
-func newGate(s config.Safety) *outbound.Gate {
-	chat, attach, _ := s.Budgets() // checked by config.Load
-	return outbound.New(outbound.Config{
-		Budget: s.BudgetOn(),
-		ChatN:  chat.N, ChatPer: chat.Per,
-		AttachN: attach.N, AttachPer: attach.Per,
-		WaitMax:  s.SendWaitMax,
-		PauseMin: s.RateLimitPause, PauseMax: s.RateLimitPauseMax,
-	})
-}
 
 // keepMembers lists the account's groups every MEMBERS_REFRESH, so that direct chats
 // with people who joined a configured group are answered (ANSWER_IN=members) and those

@@ -17,13 +17,9 @@ import (
 //
 // Each indicator is first asked of the outbound gate (bot.Deps.TypingBudget):
 // it costs the chat two sends, and is skipped when the chat's budget is low.
-func typer(cfg config.Config, base http.RoundTripper, tp trace.TracerProvider) (bot.Typer, error) {
+func typer(cfg config.Config, base http.RoundTripper, tp trace.TracerProvider) bot.Typer {
 	if !cfg.Signal.TypingOn() {
-		return nil, nil
+		return nil
 	}
-	c, err := signalapi.New(apiConfig(cfg.Signal), &http.Client{Transport: telemetry.NewTransport(base, tp, telemetry.LegTyping)})
-	if err != nil {
-		return nil, err
-	}
-	return c, nil
+	return signalapi.New(cfg.Signal.Config, &http.Client{Transport: telemetry.NewTransport(base, tp, telemetry.LegTyping)})
 }

@@ -17,7 +17,6 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"signal-bot/pkg/commands"
-	"signal-bot/pkg/fields"
 	"signal-bot/pkg/outbound"
 	"signal-bot/pkg/signalapi"
 	"signal-bot/pkg/store"
@@ -30,7 +29,8 @@ type Sender interface {
 	Number() string
 }
 
-// Deps are what a Bot works with.
+// Deps are what a Bot works with. API, Registry, Store, Tracer and Gate
+// are required; the others may be left zero, as each one's comment says.
 type Deps struct {
 	API       Sender
 	Registry  *commands.Registry
@@ -92,19 +92,8 @@ type Bot struct {
 	typing       sync.WaitGroup // typing indicators still being shown or cleared
 }
 
-// New returns a Bot. It refuses Deps without API, Registry, Store, Tracer or
-// Gate, naming each: the bot has no stand-ins of its own for them (the gate's
-// pauses are config's RATE_LIMIT_PAUSE and RATE_LIMIT_PAUSE_MAX).
-func New(d Deps) (*Bot, error) {
-	if err := fields.Missing("bot",
-		fields.That(d.API != nil, "Deps.API"),
-		fields.That(d.Registry != nil, "Deps.Registry"),
-		fields.That(d.Store != nil, "Deps.Store"),
-		fields.That(d.Tracer != nil, "Deps.Tracer"),
-		fields.That(d.Gate != nil, "Deps.Gate"),
-	); err != nil {
-		return nil, err
-	}
+// New returns a Bot of d.
+func New(d Deps) *Bot {
 	if d.Now == nil {
 		d.Now = time.Now
 	}
@@ -120,7 +109,7 @@ func New(d Deps) (*Bot, error) {
 	}
 	d.Seen = nil // taken: the set is the filter now
 	return &Bot{d: d, tracer: d.Tracer.Tracer(telemetry.TracerName), recent: recent,
-		hashes: newSenderHashes(d.HashKey, 4096), quiet: newQuiet()}, nil
+		hashes: newSenderHashes(d.HashKey, 4096), quiet: newQuiet()}
 }
 
 // Overrides is the bot's override set.

@@ -12,7 +12,7 @@ func TestDecode(t *testing.T) {
 	const account = "+48500000000"
 	d := testDeps(t)
 	d.API = testAPI(t, noServer, account, nil)
-	b := mustNew(t, d)
+	b := New(d)
 	tests := []struct {
 		name     string
 		raw      string
@@ -48,7 +48,7 @@ func TestDedupKeyAndSeen(t *testing.T) {
 	const account = "+48500000000"
 	d := testDeps(t)
 	d.API, d.Seen = testAPI(t, noServer, account, nil), []Seen{{Sender: "u-1", Timestamp: 5}}
-	b := mustNew(t, d)
+	b := New(d)
 	tests := []struct {
 		name   string
 		raw    string

@@ -191,8 +191,8 @@ func TestDispatch(t *testing.T) {
 		{
 			name: "a chat's send budget spent: shed, counted, not sent",
 			setup: func(t *testing.T, d *Deps) {
-				d.Gate = outbound.New(outbound.Config{Budget: true, ChatN: 2, ChatPer: time.Hour, AttachN: 10, AttachPer: time.Hour,
-					PauseMin: time.Minute, PauseMax: time.Hour})
+				d.Gate = outbound.New(outbound.Config{SendBudget: "on", ChatBudget: "2/1h", AttachmentBudget: "10/1h",
+					RateLimitPause: time.Minute, RateLimitPauseMax: time.Hour})
 			},
 			steps: []step{
 				{msg: msg{from: alice, text: "!pomoc"}, want: want{outcome: telemetry.OutcomeServed, to: alice, prefix: "Komendy", command: "pomoc"}},
@@ -208,8 +208,8 @@ func TestDispatch(t *testing.T) {
 		{
 			name: "the account's picture budget spent: a text still goes",
 			setup: func(t *testing.T, d *Deps) {
-				d.Gate = outbound.New(outbound.Config{Budget: true, ChatN: 10, ChatPer: time.Hour, AttachN: 1, AttachPer: time.Hour,
-					PauseMin: time.Minute, PauseMax: time.Hour})
+				d.Gate = outbound.New(outbound.Config{SendBudget: "on", ChatBudget: "10/1h", AttachmentBudget: "1/1h",
+					RateLimitPause: time.Minute, RateLimitPauseMax: time.Hour})
 			},
 			steps: []step{
 				{msg: msg{from: alice, text: "!foto"}, want: want{outcome: telemetry.OutcomeServed, to: alice, prefix: "🐈", attachments: 1, command: "foto"}},
@@ -297,8 +297,8 @@ func TestDispatchPauseWhileWaiting(t *testing.T) {
 	h := newHarness(t, func(t *testing.T, d *Deps) {
 		// One reply per chat per 50 ms: a second reply to a chat right after the
 		// first waits for up to 50 ms. (The gate keeps real time.)
-		gate = outbound.New(outbound.Config{Budget: true, ChatN: 1, ChatPer: 50 * time.Millisecond, AttachN: 10, AttachPer: time.Hour,
-			WaitMax: time.Second, PauseMin: time.Minute, PauseMax: time.Hour})
+		gate = outbound.New(outbound.Config{SendBudget: "on", ChatBudget: "1/50ms", AttachmentBudget: "10/1h",
+			SendWaitMax: time.Second, RateLimitPause: time.Minute, RateLimitPauseMax: time.Hour})
 		d.Gate = gate
 	})
 	// The 429 lands as the second reply starts to wait: after its tokens were
@@ -422,9 +422,13 @@ func newHarness(t *testing.T, setup func(t *testing.T, d *Deps)) *harness {
 	}
 	overrides := NewOverrides()
 	picture := commands.Picture{DataURI: signalapi.DataURI("image/png", "kot.png", []byte("png")), MIME: "image/png", Filename: "kot.png", Bytes: 3, Width: 1, Height: 1}
+	// The tests use !pomoc and !ja back to back: without their default
+	// cooldowns, as COOLDOWNS=pomoc=0s,ja=0s sets them.
+	pomoc, ja := commands.Pomoc(overrides), commands.Ja(Tallies{Store: st}, overrides, false)
+	pomoc.Cooldown, ja.Cooldown = 0, 0
 	reg, err := commands.NewRegistry(
-		commands.Pomoc(overrides),
-		commands.Ja(Tallies{Store: st}, overrides, false),
+		pomoc,
+		ja,
 		&commands.Command{Name: "foto", Summary: "obrazek", Scope: commands.Everywhere, Typing: true,
 			Run: func(context.Context, commands.Request) (commands.Reply, error) {
 				return commands.Reply{Text: "🐈", Pictures: []commands.Picture{picture}}, nil
@@ -459,7 +463,7 @@ func newHarness(t *testing.T, setup func(t *testing.T, d *Deps)) *harness {
 	if setup != nil {
 		setup(t, &d)
 	}
-	h.bot = mustNew(t, d)
+	h.bot = New(d)
 	return h
 }
 
@@ -468,10 +472,7 @@ func newHarness(t *testing.T, setup func(t *testing.T, d *Deps)) *harness {
 // frame's spans and the sends it made.
 func (h *harness) run(t *testing.T, raw []byte) frameResult {
 	t.Helper()
-	p, err := pipeline.New(testPipeline(1), h.tp, h.bot)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := pipeline.New(testPipeline(1), pipeline.Hooks{}, h.tp, h.bot)
 	done := make(chan struct{})
 	go func() {
 		defer close(done)

@@ -4,7 +4,6 @@ import (
 	"log/slog"
 	"net/http"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -33,13 +32,9 @@ func testPipeline(depth int) pipeline.Config {
 // enough not to matter.
 func testAPI(t testing.TB, url, account string, hc *http.Client) *signalapi.Client {
 	t.Helper()
-	c, err := signalapi.New(signalapi.Config{
+	return signalapi.New(signalapi.Config{
 		BaseURL: url, Number: account, CallTimeout: 10 * time.Second, SendTimeout: 10 * time.Second, ReadTimeout: time.Minute,
 	}, hc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
 }
 
 // noServer is the address of a REST API a test never calls.
@@ -64,43 +59,6 @@ func testDeps(t testing.TB) Deps {
 	return Deps{
 		API: testAPI(t, noServer, "+48500000000", nil), Registry: reg, Store: st, Overrides: overrides,
 		Groups: NewGroups(nil, nil), Tracer: noop.NewTracerProvider(), Log: slog.New(slog.DiscardHandler),
-		Gate: outbound.New(outbound.Config{PauseMin: time.Minute, PauseMax: time.Hour}),
-	}
-}
-
-// mustNew is New(d), failing the test on an error.
-func mustNew(t testing.TB, d Deps) *Bot {
-	t.Helper()
-	b, err := New(d)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
-
-// New refuses Deps that lack what the bot needs, naming it, instead of
-// standing in a gate with pauses of its own.
-func TestNewRequiresDeps(t *testing.T) {
-	tests := []struct {
-		field string
-		unset func(*Deps)
-	}{
-		{"Deps.API", func(d *Deps) { d.API = nil }},
-		{"Deps.Registry", func(d *Deps) { d.Registry = nil }},
-		{"Deps.Store", func(d *Deps) { d.Store = nil }},
-		{"Deps.Tracer", func(d *Deps) { d.Tracer = nil }},
-		{"Deps.Gate", func(d *Deps) { d.Gate = nil }},
-	}
-	for _, tt := range tests {
-		t.Run(tt.field, func(t *testing.T) {
-			d := testDeps(t)
-			tt.unset(&d)
-			if _, err := New(d); err == nil || !strings.Contains(err.Error(), tt.field) {
-				t.Fatalf("New without %s = %v; want an error naming it", tt.field, err)
-			}
-		})
-	}
-	if _, err := New(testDeps(t)); err != nil {
-		t.Errorf("New(testDeps) = %v; want nil", err)
+		Gate: outbound.New(outbound.Config{RateLimitPause: time.Minute, RateLimitPauseMax: time.Hour}),
 	}
 }

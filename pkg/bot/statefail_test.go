@@ -47,11 +47,8 @@ func TestFailedStateWriteIsNotSilence(t *testing.T) {
 	rec := &stateRecorder{}
 	d := testDeps(t)
 	d.API, d.Store, d.Recorder = testAPI(t, url, s.Number(), &http.Client{Transport: tr}), st, rec
-	b := mustNew(t, d)
-	p, err := pipeline.New(testPipeline(4), noop.NewTracerProvider(), b)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := New(d)
+	p := pipeline.New(testPipeline(4), pipeline.Hooks{}, noop.NewTracerProvider(), b)
 	go p.Run()
 	if _, err := p.Offer(signalapi.TextFrame(s.Number(), sim.DefaultSender, "", "", "", "!pomoc", 1), time.Now(), false); err != nil {
 		t.Fatal(err)

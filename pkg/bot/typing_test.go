@@ -58,7 +58,7 @@ func TestShowTyping(t *testing.T) {
 				return tt.spare
 			})
 			d.Log = slog.New(slog.NewTextHandler(&logs, nil))
-			b := mustNew(t, d)
+			b := New(d)
 			w := &work{in: signalapi.Incoming{SenderNumber: "+48500000002"}, name: tt.cmd.Name,
 				req: commands.Request{Command: tt.cmd}}
 			if tt.refusal {

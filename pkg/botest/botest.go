@@ -109,7 +109,7 @@ func New(t testing.TB, simCfg sim.Config, env map[string]string) *Harness {
 func LimitsOff() map[string]string {
 	return map[string]string{
 		"ANSWER_IN": "*", "SEND_BUDGET": "off", "SENDER_QUEUE": "1000000",
-		"COOLDOWNS": "cat=30s,kot=30s,ja=5s,pomoc=0s",
+		"COOLDOWNS": "pomoc=0s",
 	}
 }
 

@@ -28,6 +28,7 @@ type TallyReader interface {
 func Ja(tallies TallyReader, cooldowns Cooldowns, showName bool) *Command {
 	return &Command{
 		Name: "ja", Aliases: []string{"me", "staty"}, Summary: Texts{}.Summary("ja"), Scope: Everywhere,
+		Cooldown: 5 * time.Second,
 		Run: func(_ context.Context, req Request) (Reply, error) {
 			ts, err := tallies.Tallies(req.Sender)
 			if err != nil {

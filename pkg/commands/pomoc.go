@@ -7,10 +7,11 @@ import (
 )
 
 // Pomoc is the help command: generated from the request's registry, listing
-// only what answers in the asking chat, with cooldowns.
+// only what answers in the asking chat, with the cooldowns in effect there.
 func Pomoc(cooldowns Cooldowns) *Command {
 	return &Command{
 		Name: "pomoc", Aliases: []string{"help", "pomocy"}, Summary: Texts{}.Summary("pomoc"), Scope: Everywhere,
+		Cooldown: 10 * time.Second,
 		Run: func(_ context.Context, req Request) (Reply, error) {
 			var b strings.Builder
 			b.WriteString(req.Texts.Text(KeyHelpHeader))

@@ -50,12 +50,15 @@ type RunFunc func(ctx context.Context, req Request) (Reply, error)
 
 // Command is one bot command.
 type Command struct {
-	Name     string
-	Aliases  []string
-	Summary  string // for !pomoc, in REPLY_LANG (Texts.Summary)
+	Name    string
+	Aliases []string
+	Summary string // for !pomoc, in REPLY_LANG (Texts.Summary)
+	// Cooldown is the per-user wait between two uses, the command's default;
+	// COOLDOWNS overrides it per command. Zero: none.
 	Cooldown time.Duration
-	Scope    Scope
-	Run      RunFunc
+	// Scope is where the command answers by default; SCOPES overrides it.
+	Scope Scope
+	Run   RunFunc
 	// Typing shows Signal's typing indicator while the command runs and its
 	// reply is sent: the picture commands, whose reply takes seconds.
 	Typing bool

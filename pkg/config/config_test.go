@@ -8,6 +8,9 @@ import (
 	"time"
 
 	"github.com/sethvargo/go-envconfig"
+
+	"signal-bot/pkg/httpapi"
+	"signal-bot/pkg/outbound"
 )
 
 func TestLoadDefaults(t *testing.T) {
@@ -15,8 +18,8 @@ func TestLoadDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := c.Commands.Cooldowns["kot"], 30*time.Second; got != want {
-		t.Errorf("kot cooldown = %v; want %v", got, want)
+	if len(c.Commands.Cooldowns) != 0 {
+		t.Errorf("COOLDOWNS = %v; want none: each command's default is its own (pkg/app's TestCooldownOverrides)", c.Commands.Cooldowns)
 	}
 	if got, want := c.State.CommitInterval, 10*time.Millisecond; got != want {
 		t.Errorf("STATE_COMMIT_INTERVAL = %v; want %v", got, want)
@@ -53,7 +56,7 @@ func TestLoad(t *testing.T) {
 		{name: "not a number", env: map[string]string{"LIMIT": "many"}, wantErr: "LIMIT"},
 		{name: "bad duration", env: map[string]string{"SEND_TIMEOUT": "soon"}, wantErr: "SEND_TIMEOUT"},
 		{name: "number without the REST API", env: map[string]string{"SIGNAL_NUMBER": "+48500000001"}, wantErr: "SIGNAL_API_URL is required"},
-		{name: "example token", env: map[string]string{"SELFTEST_TOKEN": ExampleToken}, wantErr: "SELFTEST_TOKEN is the example's"},
+		{name: "example token", env: map[string]string{"SELFTEST_TOKEN": httpapi.ExampleToken}, wantErr: "SELFTEST_TOKEN is the example's"},
 		{name: "short token", env: map[string]string{"SELFTEST_TOKEN": "0123456789"}, wantErr: "SELFTEST_TOKEN must be at least 32"},
 		{name: "short webhook token", env: map[string]string{"WEBHOOK_TOKEN": "0123456789"}, wantErr: "WEBHOOK_TOKEN must be at least 32"},
 		{name: "no connections", env: map[string]string{"HTTP_MAX_CONNS": "0"}, wantErr: "HTTP_MAX_CONNS"},
@@ -76,15 +79,15 @@ func TestLoad(t *testing.T) {
 		{name: "safe defaults", env: nil, check: func(t *testing.T, c Config) {
 			s := c.Safety
 			chat, attach, _ := s.Budgets()
-			if !s.BudgetOn() || chat != (Rate{30, time.Minute}) || attach != (Rate{20, time.Minute}) ||
-				s.SenderQueue != 16 || len(s.AnswerIn) != 2 || c.Commands.Cooldowns["pomoc"] != 10*time.Second {
-				t.Errorf("safety defaults = %+v, pomoc cooldown %v", s, c.Commands.Cooldowns["pomoc"])
+			if !s.BudgetOn() || chat != (outbound.Rate{N: 30, Per: time.Minute}) || attach != (outbound.Rate{N: 20, Per: time.Minute}) ||
+				c.Pipeline.SenderQueue != 16 || len(s.AnswerIn) != 2 {
+				t.Errorf("safety defaults = %+v", s)
 			}
 		}},
 		{name: "budget", env: map[string]string{"SEND_BUDGET_CHAT": "10/1m", "SEND_BUDGET": "off", "ANSWER_IN": "*"},
 			check: func(t *testing.T, c Config) {
 				chat, _, _ := c.Safety.Budgets()
-				if chat != (Rate{10, time.Minute}) || c.Safety.BudgetOn() || c.Safety.AnswerIn[0] != "*" {
+				if chat != (outbound.Rate{N: 10, Per: time.Minute}) || c.Safety.BudgetOn() || c.Safety.AnswerIn[0] != "*" {
 					t.Errorf("got %+v", c.Safety)
 				}
 			}},

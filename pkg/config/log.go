@@ -14,7 +14,13 @@ type Log struct {
 func (l Log) SlogLevel() (slog.Level, error) {
 	var v slog.Level
 	if err := v.UnmarshalText([]byte(l.Level)); err != nil {
-		return 0, fmt.Errorf("configuration: LOG_LEVEL must be debug, info, warn or error, got %q", l.Level)
+		return 0, fmt.Errorf("LOG_LEVEL must be debug, info, warn or error, got %q", l.Level)
 	}
 	return v, nil
+}
+
+// Validate reports a LOG_LEVEL that is no level.
+func (l Log) Validate() error {
+	_, err := l.SlogLevel()
+	return err
 }

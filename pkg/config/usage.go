@@ -12,24 +12,33 @@ import (
 func Usage(w io.Writer) {
 	fmt.Fprintln(w, "signal-bot answers !commands in Signal chats. Configuration is by environment variable:")
 	fmt.Fprintln(w)
-	usage(w, reflect.TypeOf(Config{}))
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, "Tracing: the standard OTEL_* variables (OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_TRACES_SAMPLER, …).")
-}
-
-func usage(w io.Writer, t reflect.Type) {
-	for i := range t.NumField() {
-		f := t.Field(i)
-		if f.Type.Kind() == reflect.Struct {
-			fmt.Fprintf(w, "%s:\n", f.Name)
-			usage(w, f.Type)
-			continue
-		}
+	walk(reflect.TypeOf(Config{}), func(section string) { fmt.Fprintf(w, "%s:\n", section) }, func(f reflect.StructField) {
 		name, def := parseTag(f.Tag.Get("env"))
 		if def == "" {
 			def = "(none)"
 		}
 		fmt.Fprintf(w, "  %-24s %s\n  %-24s default: %s\n", name, f.Tag.Get("help"), "", def)
+	})
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Tracing: the standard OTEL_* variables (OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_TRACES_SAMPLER, …).")
+}
+
+// walk calls variable for every field of t that has an env tag, in order,
+// and section before the fields of each named struct field without one. An
+// embedded struct (a package's own Config inside a section) adds its fields
+// to the section it is in.
+func walk(t reflect.Type, section func(name string), variable func(f reflect.StructField)) {
+	for i := range t.NumField() {
+		f := t.Field(i)
+		switch {
+		case f.Tag.Get("env") != "":
+			variable(f)
+		case f.Type.Kind() == reflect.Struct && f.Anonymous:
+			walk(f.Type, section, variable)
+		case f.Type.Kind() == reflect.Struct:
+			section(f.Name)
+			walk(f.Type, section, variable)
+		}
 	}
 }
 
@@ -41,25 +50,26 @@ func parseTag(tag string) (name, def string) {
 	return strings.TrimSpace(name), def
 }
 
-// nameVariable rewrites envconfig's "Section: Field: problem" into
-// "VARIABLE: problem", so a bad setting names what the operator typed.
+// nameVariable rewrites envconfig's "Section: Field: problem" (with one more
+// "Config: " per embedded struct) into "VARIABLE: problem", so a bad setting
+// names what the operator typed.
 func nameVariable(msg string) string {
-	section, rest, ok := strings.Cut(msg, ": ")
-	if !ok {
-		return msg
+	t, rest := reflect.TypeOf(Config{}), msg
+	for {
+		field, after, ok := strings.Cut(rest, ": ")
+		if !ok {
+			return msg
+		}
+		f, ok := t.FieldByName(field)
+		if !ok {
+			return msg
+		}
+		if name, _ := parseTag(f.Tag.Get("env")); name != "" {
+			return name + ": " + after
+		}
+		if f.Type.Kind() != reflect.Struct {
+			return msg
+		}
+		t, rest = f.Type, after
 	}
-	field, problem, ok := strings.Cut(rest, ": ")
-	if !ok {
-		return msg
-	}
-	st, ok := reflect.TypeOf(Config{}).FieldByName(section)
-	if !ok || st.Type.Kind() != reflect.Struct {
-		return msg
-	}
-	f, ok := st.Type.FieldByName(field)
-	if !ok {
-		return msg
-	}
-	name, _ := parseTag(f.Tag.Get("env"))
-	return name + ": " + problem
 }

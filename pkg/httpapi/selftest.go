@@ -55,9 +55,9 @@ func (s *Server) selftest(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ts := s.clock.Next(time.Now()) // never the same twice: (sender, timestamp) is the duplicate filter's key
-	number, uuid := s.d.Sender, selftestUUID(s.d.Sender)
+	number, uuid := s.cfg.SelftestSender, selftestUUID(s.cfg.SelftestSender)
 	if body.Sender > 0 { // extra identities hide their number, as many real users do
-		number, uuid = "", selftestUUID(fmt.Sprintf("%s#%d", s.d.Sender, body.Sender))
+		number, uuid = "", selftestUUID(fmt.Sprintf("%s#%d", s.cfg.SelftestSender, body.Sender))
 	}
 	raw := signalapi.TextFrame(s.d.Account, number, uuid, "selftest", gid, body.Text, ts)
 	sc, err := s.d.Pipeline.Offer(raw, time.Now(), true)
@@ -69,7 +69,7 @@ func (s *Server) selftest(w http.ResponseWriter, r *http.Request) {
 		writeError(w, status, "frame not accepted: "+err.Error())
 		return
 	}
-	ctx, cancel := context.WithTimeout(r.Context(), s.d.Timeout)
+	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.SelftestTimeout)
 	defer cancel()
 	b, err := s.d.OwnTime.Await(ctx, sc.TraceID())
 	if err != nil {

@@ -17,7 +17,6 @@ import (
 
 	"signal-bot/pkg/bot"
 	"signal-bot/pkg/commands"
-	"signal-bot/pkg/fields"
 	"signal-bot/pkg/journal"
 	"signal-bot/pkg/pipeline"
 	"signal-bot/pkg/signalid"
@@ -44,11 +43,7 @@ type Deps struct {
 	Groups    bot.Groups
 	Registry  *commands.Registry
 	Account   string
-	Sender    string        // the selftest identity
-	Token     string        // required when set
-	Timeout   time.Duration // selftest wait for the trace
-	Metrics   http.Handler  // nil: no /metrics
-	Rate      float64       // selftest requests per second; 0: unlimited
+	Metrics   http.Handler // nil: no /metrics
 	Log       *slog.Logger
 	State     func() store.WriterStats // the state file's writer; nil: not reported
 	Journal   func() journal.Stats     // the journal of accepted frames; nil: not reported
@@ -56,34 +51,24 @@ type Deps struct {
 
 // Server is the handler of the bot's endpoints.
 type Server struct {
+	cfg   Config
 	d     Deps
 	mux   *http.ServeMux
 	lim   *limiter
 	clock signalid.Clock // timestamps of synthetic frames
 }
 
-// New returns the handler. It refuses Deps without the pipeline, the bot,
-// the registry, the selftest identity or its wait (SELFTEST_SENDER,
-// SELFTEST_TIMEOUT), naming each.
-func New(d Deps) (*Server, error) {
-	if err := fields.Check("httpapi",
-		fields.That(d.Pipeline != nil, "Deps.Pipeline is required"),
-		fields.That(d.Bot != nil, "Deps.Bot is required"),
-		fields.That(d.Registry != nil, "Deps.Registry is required"),
-		fields.Required("Deps.Sender", d.Sender),
-		fields.Positive("Deps.Timeout", d.Timeout),
-		fields.NotNegative("Deps.Rate", d.Rate),
-	); err != nil {
-		return nil, err
-	}
-	s := &Server{d: d, mux: http.NewServeMux(), lim: newLimiter(d.Rate)}
+// New returns the handler of cfg's endpoints; d's Pipeline, Bot and Registry
+// are required.
+func New(cfg Config, d Deps) *Server {
+	s := &Server{cfg: cfg, d: d, mux: http.NewServeMux(), lim: newLimiter(cfg.SelftestRate)}
 	s.mux.HandleFunc("/_selftest", s.auth(s.limit(s.selftest)))
 	s.mux.HandleFunc("/_override", s.auth(s.override)) // sends nothing; must stay free to restore a cooldown
 	s.mux.HandleFunc("/healthz", s.healthz)
 	if d.Metrics != nil {
 		s.mux.Handle("/metrics", d.Metrics)
 	}
-	return s, nil
+	return s
 }
 
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.ServeHTTP(w, r) }
@@ -104,9 +89,9 @@ func CheckAddr(addr, token string) error {
 
 // auth demands the bearer token when one is configured (constant-time).
 func (s *Server) auth(next http.HandlerFunc) http.HandlerFunc {
-	want := newSecret(s.d.Token)
+	want := newSecret(s.cfg.SelftestToken)
 	return func(w http.ResponseWriter, r *http.Request) {
-		if s.d.Token != "" {
+		if s.cfg.SelftestToken != "" {
 			got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
 			if !ok {
 				writeError(w, http.StatusUnauthorized, "missing bearer token")

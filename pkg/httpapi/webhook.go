@@ -8,7 +8,6 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
-	"strings"
 	"sync/atomic"
 	"time"
 
@@ -188,19 +187,13 @@ func (h *Webhook) Watch(ctx context.Context, interval time.Duration, probe func(
 	}
 }
 
-// Mount returns a handler that serves the webhook at path and everything else with next.
-func (h *Webhook) Mount(path string, next http.Handler) (http.Handler, error) {
-	switch path {
-	case "/", "/_selftest", "/_override", "/healthz", "/metrics":
-		return nil, fmt.Errorf("WEBHOOK_PATH %q is taken by another endpoint", path)
-	}
-	if !strings.HasPrefix(path, "/") || strings.ContainsAny(path, "{} ?#") {
-		return nil, fmt.Errorf("WEBHOOK_PATH %q: want a plain path such as /_webhook", path)
-	}
+// Mount returns a handler that serves the webhook at path (checked by
+// CheckWebhookPath) and everything else with next.
+func (h *Webhook) Mount(path string, next http.Handler) http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle(path, h)
 	mux.Handle("/", next)
-	return mux, nil
+	return mux
 }
 
 // CheckWebhook refuses webhook mode on a non-loopback address without WEBHOOK_TOKEN: the

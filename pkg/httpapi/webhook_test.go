@@ -33,11 +33,7 @@ func (h rawFrames) Handle(_ context.Context, raw string) { h(raw) }
 func newPipeline(t *testing.T, depth int, h rawFrames) *pipeline.Pipeline[string] {
 	t.Helper()
 	cfg := pipeline.Config{Limit: 1, QueueDepth: depth, FrameTimeout: time.Minute, SenderQueue: 1 << 10, QueueBytes: 1 << 30}
-	p, err := pipeline.New[string](cfg, noop.NewTracerProvider(), h)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
+	return pipeline.New[string](cfg, pipeline.Hooks{}, noop.NewTracerProvider(), h)
 }
 
 // post sends body to the handler and returns the status.
@@ -212,14 +208,14 @@ func TestWebhookMount(t *testing.T) {
 	h := httpapi.NewWebhook(httpapi.WebhookConfig{Pipeline: p})
 	next := http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusTeapot) })
 	for _, bad := range []string{"/", "/healthz", "/_selftest", "/_override", "/metrics", "webhook", "/{x}", "/a b"} {
-		if _, err := h.Mount(bad, next); err == nil {
-			t.Errorf("Mount(%q) accepted; want an error", bad)
+		if err := httpapi.CheckWebhookPath(bad); err == nil {
+			t.Errorf("CheckWebhookPath(%q) accepted; want an error", bad)
 		}
 	}
-	mux, err := h.Mount("/_webhook", next)
-	if err != nil {
+	if err := httpapi.CheckWebhookPath("/_webhook"); err != nil {
 		t.Fatal(err)
 	}
+	mux := h.Mount("/_webhook", next)
 	if got := post(t, mux, "POST", "/_webhook", receiveLine); got != 200 {
 		t.Errorf("POST /_webhook = %d; want 200", got)
 	}

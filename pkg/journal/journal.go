@@ -29,7 +29,6 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
-	"signal-bot/pkg/fields"
 	"signal-bot/pkg/store"
 )
 
@@ -37,14 +36,6 @@ var (
 	bucket     = []byte("journal") // id (8 bytes big-endian) → entry
 	bucketSeen = []byte("seen")    // done at (unix ns) + timestamp (8 bytes each, big-endian) + sender → nothing
 )
-
-// Config bounds the journal with config.Journal's JOURNAL_MAX_FRAMES and
-// JOURNAL_MAX_BYTES; Open refuses bounds that are out of range.
-type Config struct {
-	MaxFrames int   // frames pending at once; 0: no journal
-	MaxBytes  int64 // bytes of pending frames
-	MaxSeen   int   // duplicate filter records kept in the file; 0: none are written
-}
 
 // Seen is the duplicate filter's key of a frame: its sender and the
 // message's timestamp. The zero Seen is no key.
@@ -105,12 +96,8 @@ type pending struct {
 
 // Open reads what the last process left in the journal of s and returns the
 // journal and that. The caller replays or drops each frame of it (Replayed,
-// DropOld, Refused) before new frames come in. It refuses a cfg with
-// negative bounds or, with the journal on, without MaxBytes, naming each.
+// DropOld, Refused) before new frames come in.
 func Open(s *store.Store, cfg Config) (*Journal, Left, error) {
-	if err := cfg.check(); err != nil {
-		return nil, Left{}, err
-	}
 	j := &Journal{cfg: cfg, w: s.Writer(), pending: map[uint64]pending{}, next: 1}
 	j.stats.MaxFrames = cfg.MaxFrames
 	var left Left
@@ -151,15 +138,6 @@ func Open(s *store.Store, cfg Config) (*Journal, Left, error) {
 	}
 	j.stats.Pending = len(j.pending)
 	return j, left, nil
-}
-
-// check names every bound of c that is out of range.
-func (c Config) check() error {
-	return fields.Check("journal",
-		fields.NotNegative("Config.MaxFrames", c.MaxFrames),
-		fields.That(c.MaxFrames <= 0 || c.MaxBytes > 0, "Config.MaxBytes must be > 0 with MaxFrames > 0"),
-		fields.NotNegative("Config.MaxSeen", c.MaxSeen),
-	)
 }
 
 // Enabled reports whether frames are journaled at all.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -186,33 +185,5 @@ func TestDroppedLeftFramesLeave(t *testing.T) {
 				t.Errorf("left %+v; want only frame b and no seen record", left)
 			}
 		})
-	}
-}
-
-// Open refuses bounds out of range, naming the field, instead of running a
-// journal that takes no frame.
-func TestOpenRequiresBounds(t *testing.T) {
-	s, err := store.Open(filepath.Join(t.TempDir(), "state.db"), store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	tests := []struct {
-		field string
-		cfg   Config
-	}{
-		{"Config.MaxFrames", Config{MaxFrames: -1, MaxBytes: on.MaxBytes}},
-		{"Config.MaxBytes", Config{MaxFrames: on.MaxFrames}},
-		{"Config.MaxSeen", Config{MaxFrames: on.MaxFrames, MaxBytes: on.MaxBytes, MaxSeen: -1}},
-	}
-	for _, tt := range tests {
-		if _, _, err := Open(s, tt.cfg); err == nil || !strings.Contains(err.Error(), tt.field) {
-			t.Errorf("Open(%+v) = %v; want an error naming %s", tt.cfg, err, tt.field)
-		}
-	}
-	for _, cfg := range []Config{on, {}} { // {}: no journal
-		if _, _, err := Open(s, cfg); err != nil {
-			t.Errorf("Open(%+v) = %v; want nil", cfg, err)
-		}
 	}
 }

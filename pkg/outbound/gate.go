@@ -16,8 +16,8 @@ const (
 	ShedPaused      = "paused"             // sends are paused after a 429 for longer than that
 )
 
-// Config sets the budget and the pause.
-type Config struct {
+// limits is Config as the gate uses it.
+type limits struct {
 	Budget      bool          // false: no buckets (benchmarks); the pause after a 429 still holds
 	ChatN       int           // a chat's burst, refilled ChatN per ChatPer
 	ChatPer     time.Duration //
@@ -26,7 +26,7 @@ type Config struct {
 	WaitMax     time.Duration // longest a reply may wait for a token or the end of a pause
 	PauseMin    time.Duration // pause after a 429 without a retry time, doubled per 429 in a row
 	PauseMax    time.Duration // longest pause
-	LogInterval time.Duration // shed replies are logged once per chat per interval; 0: a minute
+	LogInterval time.Duration // shed replies are logged once per chat per interval
 }
 
 // sweepAt is the number of chat buckets above which full ones are forgotten.
@@ -34,7 +34,7 @@ const sweepAt = 256
 
 // Gate decides when each reply may be sent. It is safe for concurrent use.
 type Gate struct {
-	cfg Config
+	cfg limits
 
 	mu          sync.Mutex
 	chats       map[string]*bucket
@@ -50,10 +50,13 @@ type shedNote struct {
 	since int
 }
 
-// New returns a gate with full buckets.
-func New(cfg Config) *Gate {
-	if cfg.LogInterval <= 0 {
-		cfg.LogInterval = time.Minute
+// New returns a gate with full buckets. With the budget off, the budgets
+// are not read.
+func New(c Config) *Gate {
+	chat, attach, _ := c.Budgets() // checked by Validate, once, in config.Load
+	cfg := limits{
+		Budget: c.BudgetOn(), ChatN: chat.N, ChatPer: chat.Per, AttachN: attach.N, AttachPer: attach.Per,
+		WaitMax: c.SendWaitMax, PauseMin: c.RateLimitPause, PauseMax: c.RateLimitPauseMax, LogInterval: time.Minute,
 	}
 	g := &Gate{cfg: cfg, chats: map[string]*bucket{}, seenTokens: map[string]struct{}{}, shedLog: map[string]shedNote{}}
 	if cfg.Budget {

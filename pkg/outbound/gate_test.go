@@ -10,8 +10,8 @@ var t0 = time.Unix(1_700_000_000, 0)
 
 func testGate() *Gate {
 	return New(Config{
-		Budget: true, ChatN: 3, ChatPer: 3 * time.Second, AttachN: 2, AttachPer: 10 * time.Second,
-		WaitMax: 2 * time.Second, PauseMin: time.Minute, PauseMax: 4 * time.Minute,
+		SendBudget: "on", ChatBudget: "3/3s", AttachmentBudget: "2/10s",
+		SendWaitMax: 2 * time.Second, RateLimitPause: time.Minute, RateLimitPauseMax: 4 * time.Minute,
 	})
 }
 
@@ -65,7 +65,7 @@ func TestCancelGivesTokensBack(t *testing.T) {
 }
 
 func TestBudgetOff(t *testing.T) {
-	g := New(Config{WaitMax: time.Second, PauseMin: time.Minute, PauseMax: time.Hour})
+	g := New(Config{SendWaitMax: time.Second, RateLimitPause: time.Minute, RateLimitPauseMax: time.Hour})
 	for i := range 1000 {
 		if _, shed := g.Reserve("a", 3, t0); shed != "" {
 			t.Fatalf("reply %d shed %q with the budget off", i, shed)

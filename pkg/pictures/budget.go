@@ -25,13 +25,10 @@ type budgetWaiter struct {
 	ready chan struct{} // closed once n is reserved for this waiter
 }
 
-// NewBudget returns a Budget of size bytes (DECODE_BUDGET_BYTES); it refuses
-// a size that is not positive.
-func NewBudget(size int64) (*Budget, error) {
-	if size <= 0 {
-		return nil, fmt.Errorf("pictures: the Budget's size must be > 0, got %d", size)
-	}
-	return &Budget{size: size}, nil
+// NewBudget returns a Budget of size bytes (DECODE_BUDGET_BYTES, checked by
+// Config.Validate); a size of zero refuses every picture.
+func NewBudget(size int64) *Budget {
+	return &Budget{size: size}
 }
 
 // Size is the most the Budget hands out at once.

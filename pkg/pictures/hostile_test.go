@@ -124,10 +124,7 @@ func jpegHeader(sof byte, adobe bool, sampling ...byte) []byte {
 
 func TestBudget(t *testing.T) {
 	ctx := context.Background()
-	b, err := NewBudget(100)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := NewBudget(100)
 	if err := b.Acquire(ctx, 101); !errors.Is(err, ErrTooBig) {
 		t.Errorf("Acquire(101) of 100 = %v; want ErrTooBig at once", err)
 	}

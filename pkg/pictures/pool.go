@@ -2,7 +2,6 @@ package pictures
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"sync"
@@ -12,14 +11,13 @@ import (
 	"go.opentelemetry.io/otel/trace/noop"
 
 	"signal-bot/pkg/commands"
-	"signal-bot/pkg/fields"
 	"signal-bot/pkg/telemetry"
 )
 
-// PoolConfig configures a Pool. Its sizes and times have no defaults here:
-// they are config's (POOL_SIZE_*, POOL_MAX_BYTES, POOL_REFILL_CONCURRENCY,
-// POOL_BACKOFF_MIN, POOL_BACKOFF_MAX, UPSTREAM_TIMEOUT), and NewPool refuses
-// a PoolConfig without them.
+// PoolConfig configures a Pool; Start makes it from the checked Config
+// (POOL_SIZE_*, POOL_MAX_BYTES, POOL_REFILL_CONCURRENCY, POOL_BACKOFF_MIN,
+// POOL_BACKOFF_MAX) and UPSTREAM_TIMEOUT. NewPool trusts it: every size and
+// time must be positive.
 type PoolConfig struct {
 	// Size is how many pictures the pool keeps ready; at least 1.
 	Size int
@@ -80,26 +78,16 @@ var _ commands.PictureSource = (*Pool)(nil)
 
 // NewPool returns a pool in front of src and starts filling it. The pool
 // lives until ctx ends or Close is called; call Close in either case to wait
-// for its refills. It refuses a cfg without one of its sizes or times,
-// naming each missing field.
-func NewPool(ctx context.Context, src *Source, cfg PoolConfig) (*Pool, error) {
-	p, err := newPool(ctx, src, cfg)
-	if err != nil {
-		return nil, err
-	}
+// for its refills.
+func NewPool(ctx context.Context, src *Source, cfg PoolConfig) *Pool {
+	p := newPool(ctx, src, cfg)
 	p.kick(trace.Link{})
-	return p, nil
+	return p
 }
 
 // newPool returns a pool that has not started filling, so tests can replace
 // its timer and jitter first.
-func newPool(ctx context.Context, src *Source, cfg PoolConfig) (*Pool, error) {
-	if src == nil {
-		return nil, errors.New("pictures: NewPool needs a Source")
-	}
-	if err := cfg.check(); err != nil {
-		return nil, err
-	}
+func newPool(ctx context.Context, src *Source, cfg PoolConfig) *Pool {
 	if cfg.Log == nil {
 		cfg.Log = slog.Default()
 	}
@@ -114,19 +102,7 @@ func newPool(ctx context.Context, src *Source, cfg PoolConfig) (*Pool, error) {
 	}
 	p.log = cfg.Log.With("command", src.Name())
 	p.ctx, p.cancel = context.WithCancel(ctx)
-	return p, nil
-}
-
-// check names every field of c that is missing or out of range.
-func (c PoolConfig) check() error {
-	return fields.Check("pictures",
-		fields.Positive("PoolConfig.Size", c.Size),
-		fields.Positive("PoolConfig.MaxBytes", c.MaxBytes),
-		fields.Positive("PoolConfig.Concurrency", c.Concurrency),
-		fields.Positive("PoolConfig.BackoffMin", c.BackoffMin),
-		fields.That(c.BackoffMax > 0 && c.BackoffMax >= c.BackoffMin, "PoolConfig.BackoffMax must be > 0 and at least BackoffMin"),
-		fields.Positive("PoolConfig.Timeout", c.Timeout),
-	)
+	return p
 }
 
 // Picture takes the oldest ready picture, or fetches one inline when none is

@@ -187,10 +187,7 @@ func TestCloseStopsRefills(t *testing.T) {
 	f := &fakeFetcher{gate: make(chan struct{})}
 	f.t = t
 	src := mustSource(t, SourceConfig{Name: "cat", Fetcher: f, Shrink: shrinkOn, Log: discardLog()})
-	p, err := NewPool(context.Background(), src, testPoolConfig(func(c *PoolConfig) { c.Size, c.Log = 3, discardLog() }))
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := NewPool(context.Background(), src, testPoolConfig(func(c *PoolConfig) { c.Size, c.Log = 3, discardLog() }))
 	waitFor(t, "the refills to hang", func() bool { return f.calls() == 2 })
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()

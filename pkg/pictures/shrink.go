@@ -8,8 +8,6 @@ import (
 	"image"
 
 	"golang.org/x/image/draw"
-
-	"signal-bot/pkg/fields"
 )
 
 // ErrUndecodable means a picture's bytes do not decode as a JPEG, PNG, GIF or
@@ -21,9 +19,9 @@ var ErrUndecodable = errors.New("picture does not decode")
 // of the code, not a setting (no variable sets it).
 const DefaultMaxPixels = 24_000_000
 
-// Options configure Shrink. Quality and MaxDecodeBytes have no defaults here:
-// they are config.Pictures' (SHRINK_QUALITY, DECODE_BUDGET_BYTES), and Shrink
-// and NewSource refuse Options without them.
+// Options configure Shrink; Config.Shrink gives them from the checked
+// settings. Quality and MaxDecodeBytes have no defaults here: Shrink trusts
+// them (SHRINK_QUALITY, DECODE_BUDGET_BYTES, checked by Config.Validate).
 type Options struct {
 	// LongEdge is the longest side, in pixels, a re-encoded picture may
 	// have; larger pictures are scaled down to it. Zero turns shrinking off:
@@ -46,7 +44,7 @@ type Options struct {
 	// MaxDecodeBytes is the most memory one picture's decode and re-encode
 	// may allocate, as its header promises it (see decodeCost); a picture
 	// that would need more is refused with ErrTooBig before any pixel is
-	// allocated.
+	// allocated. Zero refuses every picture.
 	MaxDecodeBytes int64
 	// Scaler interpolates when a picture is scaled down; nil means
 	// draw.ApproxBiLinear, the fastest that looks right at these ratios.
@@ -69,8 +67,7 @@ type Result struct {
 // Shrink decodes data and returns the smallest picture worth sending for it:
 // scaled down to opts.LongEdge and re-encoded as a JPEG of opts.Quality,
 // unless the input is already smaller. Animated GIFs up to opts.GIFMaxBytes
-// pass through. Data that does not decode fails with ErrUndecodable; opts
-// without Quality or MaxDecodeBytes fail before data is read. Shrink is pure:
+// pass through. Data that does not decode fails with ErrUndecodable. Shrink is pure:
 // it reads data and opts and nothing else, and is safe to call concurrently.
 func Shrink(data []byte, opts Options) (Result, error) {
 	return ShrinkWithin(context.Background(), data, opts, nil)
@@ -80,9 +77,6 @@ func Shrink(data []byte, opts Options) (Result, error) {
 // as the picture's header says decoding needs, waiting under ctx for them to
 // be free; a nil budget bounds only the one picture (opts.MaxDecodeBytes).
 func ShrinkWithin(ctx context.Context, data []byte, opts Options, budget *Budget) (Result, error) {
-	if err := opts.check(); err != nil {
-		return Result{}, err
-	}
 	opts = opts.withConstants()
 	h, err := readHeader(data, opts)
 	if err != nil {
@@ -120,19 +114,6 @@ func ShrinkWithin(ctx context.Context, data []byte, opts Options, budget *Budget
 		return orig, nil
 	}
 	return out, nil
-}
-
-// check names every field of o that is missing or out of range.
-func (o Options) check() error {
-	return fields.Check("pictures", o.problems()...)
-}
-
-// problems gives, per field of o, what is wrong with it or "".
-func (o Options) problems() []string {
-	return []string{
-		fields.That(o.Quality >= 1 && o.Quality <= 100, fmt.Sprintf("Options.Quality must be 1 to 100, got %d", o.Quality)),
-		fields.Positive("Options.MaxDecodeBytes", o.MaxDecodeBytes),
-	}
 }
 
 // withConstants fills the zero fields of o that are constants of the code,

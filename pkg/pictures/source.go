@@ -13,7 +13,6 @@ import (
 	"go.opentelemetry.io/otel/trace/noop"
 
 	"signal-bot/pkg/commands"
-	"signal-bot/pkg/fields"
 	"signal-bot/pkg/signalapi"
 	"signal-bot/pkg/telemetry"
 	"signal-bot/pkg/upstream"
@@ -54,16 +53,9 @@ type Source struct {
 
 var _ commands.PictureSource = (*Source)(nil)
 
-// NewSource returns a Source for cfg. It refuses a cfg without Name, Fetcher
-// or the Shrink options Shrink needs, naming each.
-func NewSource(cfg SourceConfig) (*Source, error) {
-	if err := fields.Check("pictures",
-		fields.Required("SourceConfig.Name", cfg.Name),
-		fields.That(cfg.Fetcher != nil, "SourceConfig.Fetcher is required"),
-		fields.Within("SourceConfig.Shrink", cfg.Shrink.problems()...),
-	); err != nil {
-		return nil, err
-	}
+// NewSource returns a Source for cfg, which must name the command and its
+// Fetcher.
+func NewSource(cfg SourceConfig) *Source {
 	tp := cfg.Tracer
 	if tp == nil {
 		tp = noop.NewTracerProvider()
@@ -72,7 +64,7 @@ func NewSource(cfg SourceConfig) (*Source, error) {
 	if log == nil {
 		log = slog.Default()
 	}
-	return &Source{cfg: cfg, tracer: tp.Tracer(telemetry.PicturesTracerName), log: log.With("command", cfg.Name)}, nil
+	return &Source{cfg: cfg, tracer: tp.Tracer(telemetry.PicturesTracerName), log: log.With("command", cfg.Name)}
 }
 
 // Name is the command the pictures are for.

@@ -113,10 +113,7 @@ func poolOver(t *testing.T, src *Source, cfg PoolConfig) (*Pool, *manualTimer) {
 	t.Helper()
 	cfg.Log = discardLog()
 	cfg.Tracer = src.cfg.Tracer
-	p, err := newPool(context.Background(), src, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := newPool(context.Background(), src, cfg)
 	m := &manualTimer{}
 	p.after, p.jitter = m.after, func() float64 { return 1 }
 	p.kick(trace.Link{})

@@ -16,7 +16,6 @@ import (
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/trace"
 
-	"signal-bot/pkg/fields"
 	"signal-bot/pkg/telemetry"
 )
 
@@ -54,20 +53,8 @@ type frame[M any] struct {
 	journal uint64     // the frame's journal id, 0 if not journaled
 }
 
-// Config sizes the pipeline. Its sizes have no defaults here: they are
-// config.Pipeline's and config.Safety's (LIMIT, QUEUE_DEPTH, FRAME_TIMEOUT,
-// SENDER_QUEUE, QUEUE_BYTES), and New refuses a Config without them.
-type Config struct {
-	Limit        int           // tasks at once
-	QueueDepth   int           // frames waiting for a slot
-	FrameTimeout time.Duration // a task's deadline, its turn's wait included
-	// SenderQueue is how many frames of one key may wait for their turn behind
-	// the one that runs; more are dropped and counted, so a flood from one
-	// sender cannot grow memory.
-	SenderQueue int
-	// QueueBytes bounds the bytes of the frames accepted and not yet finished
-	// (in the FIFO or waiting for their turn).
-	QueueBytes int64
+// Hooks are what the pipeline calls besides its handler; each may be nil.
+type Hooks struct {
 	// Accepted journals a frame the queue took and returns its id (0: not
 	// journaled); key and msg are what Decode made of it. Finished forgets it
 	// once its task has run. A frame cut off by the hard stop is not
@@ -83,6 +70,7 @@ type Config struct {
 // it with New, start it with Run, stop it with Close and Wait.
 type Pipeline[M any] struct {
 	cfg    Config
+	hooks  Hooks
 	tracer trace.Tracer
 	h      Handler[M]
 
@@ -109,21 +97,15 @@ type Pipeline[M any] struct {
 	pending                     *pending // frames accepted and not finished, per key
 }
 
-// New returns a pipeline that runs each frame through h. It refuses a cfg
-// without one of its sizes, naming each missing field.
-func New[M any](cfg Config, tp trace.TracerProvider, h Handler[M]) (*Pipeline[M], error) {
-	if h == nil || tp == nil {
-		return nil, errors.New("pipeline: a handler and a tracer provider are required")
-	}
-	if err := cfg.check(); err != nil {
-		return nil, err
-	}
-	if cfg.Log == nil {
-		cfg.Log = slog.New(slog.DiscardHandler)
+// New returns a pipeline that runs each frame through h, with spans of tp.
+func New[M any](cfg Config, hooks Hooks, tp trace.TracerProvider, h Handler[M]) *Pipeline[M] {
+	if hooks.Log == nil {
+		hooks.Log = slog.New(slog.DiscardHandler)
 	}
 	base, cancel := context.WithCancel(context.Background())
 	return &Pipeline[M]{
 		cfg:     cfg,
+		hooks:   hooks,
 		tracer:  tp.Tracer("signal-bot/pipeline"),
 		h:       h,
 		fifo:    make(chan *frame[M], cfg.QueueDepth),
@@ -133,18 +115,7 @@ func New[M any](cfg Config, tp trace.TracerProvider, h Handler[M]) (*Pipeline[M]
 		base:    base,
 		cancel:  cancel,
 		stopped: make(chan struct{}),
-	}, nil
-}
-
-// check names every size of c that is missing or out of range.
-func (c Config) check() error {
-	return fields.Check("pipeline",
-		fields.Positive("Config.Limit", c.Limit),
-		fields.Positive("Config.QueueDepth", c.QueueDepth),
-		fields.Positive("Config.FrameTimeout", c.FrameTimeout),
-		fields.Positive("Config.SenderQueue", c.SenderQueue),
-		fields.Positive("Config.QueueBytes", c.QueueBytes),
-	)
+	}
 }
 
 // Offer starts the frame's trace, has the handler decode it and queues it
@@ -185,8 +156,8 @@ func (p *Pipeline[M]) offer(raw []byte, readAt time.Time, synthetic bool, replay
 		err = ErrBytes
 		p.droppedBytes.Add(1)
 	case p.reserve():
-		if replayed == 0 && p.cfg.Accepted != nil {
-			f.journal = p.cfg.Accepted(raw, readAt, synthetic, f.key, f.msg)
+		if replayed == 0 && p.hooks.Accepted != nil {
+			f.journal = p.hooks.Accepted(raw, readAt, synthetic, f.key, f.msg)
 		}
 		p.fifo <- f // never blocks: the channel holds QueueDepth, reserve bounds it
 		p.accepted.Add(1)
@@ -242,8 +213,8 @@ func (p *Pipeline[M]) Run() {
 func (p *Pipeline[M]) run(f *frame[M], queue trace.Span) {
 	s := &slot{slots: p.slots, held: true}
 	defer func() {
-		if p.cfg.Finished != nil && p.base.Err() == nil { // a frame cut by the hard stop stays journaled
-			p.cfg.Finished(f.journal)
+		if p.hooks.Finished != nil && p.base.Err() == nil { // a frame cut by the hard stop stays journaled
+			p.hooks.Finished(f.journal)
 		}
 		p.finished(f)
 		s.release()
@@ -260,7 +231,7 @@ func (p *Pipeline[M]) run(f *frame[M], queue trace.Span) {
 		if p.base.Err() != nil {
 			outcome = telemetry.OutcomeCutOff
 		} else {
-			p.cfg.Log.WarnContext(ctx, "frame not run: its sender's turn did not come before its deadline", "err", err)
+			p.hooks.Log.WarnContext(ctx, "frame not run: its sender's turn did not come before its deadline", "err", err)
 		}
 		f.root.SetAttributes(telemetry.AttrOutcome.String(outcome))
 		f.root.SetStatus(codes.Error, "wait for the sender's turn: "+err.Error())

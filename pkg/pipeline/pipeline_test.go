@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -41,41 +40,9 @@ func testConfig(limit, depth int) Config {
 	return Config{Limit: limit, QueueDepth: depth, FrameTimeout: time.Minute, SenderQueue: 1 << 10, QueueBytes: 1 << 30}
 }
 
-// New refuses a Config that lacks a size, naming the field, instead of
-// running with a number of its own.
-func TestNewRequiresSizes(t *testing.T) {
-	tests := []struct {
-		field string
-		unset func(*Config)
-	}{
-		{"Config.Limit", func(c *Config) { c.Limit = 0 }},
-		{"Config.QueueDepth", func(c *Config) { c.QueueDepth = 0 }},
-		{"Config.FrameTimeout", func(c *Config) { c.FrameTimeout = 0 }},
-		{"Config.SenderQueue", func(c *Config) { c.SenderQueue = 0 }},
-		{"Config.QueueBytes", func(c *Config) { c.QueueBytes = -1 }},
-	}
-	for _, tt := range tests {
-		t.Run(tt.field, func(t *testing.T) {
-			cfg := testConfig(1, 1)
-			tt.unset(&cfg)
-			_, err := New[string](cfg, noop.NewTracerProvider(), handler(func(context.Context, string) {}))
-			if err == nil || !strings.Contains(err.Error(), tt.field) {
-				t.Fatalf("New without %s = %v; want an error naming it", tt.field, err)
-			}
-		})
-	}
-	if _, err := New[string](testConfig(1, 1), noop.NewTracerProvider(), handler(func(context.Context, string) {})); err != nil {
-		t.Errorf("New(testConfig) = %v; want nil", err)
-	}
-}
-
 func newPipeline(t *testing.T, cfg Config, tp trace.TracerProvider, h handler) *Pipeline[string] {
 	t.Helper()
-	p, err := New[string](cfg, tp, h)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
+	return New[string](cfg, Hooks{}, tp, h)
 }
 
 func start(t *testing.T, cfg Config, h handler) *Pipeline[string] {

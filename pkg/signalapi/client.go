@@ -10,19 +10,38 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
-
-	"signal-bot/pkg/fields"
 )
 
-// Config says where the REST API is and which account the bot is. Its
-// timeouts have no defaults here: they are config.Signal's (CALL_TIMEOUT,
-// SEND_TIMEOUT, WS_READ_TIMEOUT), and New refuses a Config without them.
+// Config says where the REST API is and which account the bot is, read from
+// the environment by package config and checked there once, by Validate.
+// New trusts it: a zero timeout would make every call fail at once.
 type Config struct {
-	BaseURL     string        // e.g. http://127.0.0.1:8080
-	Number      string        // the bot's account, +48…
-	CallTimeout time.Duration // per REST call other than send
-	SendTimeout time.Duration // per POST /v2/send: uploads make it slow
-	ReadTimeout time.Duration // websocket read deadline, reset by every frame and ping
+	BaseURL     string        `env:"SIGNAL_API_URL" help:"signal-cli-rest-api base URL (json-rpc mode); empty: the built-in simulator (sandbox)"`
+	Number      string        `env:"SIGNAL_NUMBER" help:"the bot's Signal account, +48…; required with SIGNAL_API_URL"`
+	CallTimeout time.Duration `env:"CALL_TIMEOUT, default=10s" help:"timeout of REST calls other than send"`
+	SendTimeout time.Duration `env:"SEND_TIMEOUT, default=60s" help:"timeout of one POST /v2/send (uploads are slow)"`
+	ReadTimeout time.Duration `env:"WS_READ_TIMEOUT, default=90s" help:"websocket read deadline, reset by every frame and ping (the server pings every 54 s)"`
+}
+
+// Validate names each variable of c that is out of range. An empty
+// BaseURL and Number are the sandbox, which fills both in before New.
+func (c Config) Validate() error {
+	var errs []error
+	switch {
+	case c.BaseURL != "" && c.Number == "":
+		errs = append(errs, errors.New("SIGNAL_NUMBER is required with SIGNAL_API_URL"))
+	case c.BaseURL == "" && c.Number != "":
+		errs = append(errs, errors.New("SIGNAL_API_URL is required with SIGNAL_NUMBER (unset both to run the sandbox)"))
+	}
+	for _, t := range []struct {
+		name string
+		d    time.Duration
+	}{{"CALL_TIMEOUT", c.CallTimeout}, {"SEND_TIMEOUT", c.SendTimeout}, {"WS_READ_TIMEOUT", c.ReadTimeout}} {
+		if t.d <= 0 {
+			errs = append(errs, fmt.Errorf("%s must be positive, got %s", t.name, t.d))
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // MaxFrame is the websocket read limit: the largest frame the client takes.
@@ -40,28 +59,13 @@ type Client struct {
 
 // New returns a client that makes its REST calls with hc (whose transport the
 // caller may wrap for tracing; nil means http.DefaultClient). hc should have
-// no overall Timeout: each call sets its own. New refuses a cfg without its
-// address, account or timeouts, naming each missing field.
-func New(cfg Config, hc *http.Client) (*Client, error) {
-	if err := cfg.check(); err != nil {
-		return nil, err
-	}
+// no overall Timeout: each call sets its own.
+func New(cfg Config, hc *http.Client) *Client {
 	if hc == nil {
 		hc = http.DefaultClient
 	}
 	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
-	return &Client{cfg: cfg, hc: hc}, nil
-}
-
-// check names every field of c that is missing or out of range.
-func (c Config) check() error {
-	return fields.Check("signalapi",
-		fields.Required("Config.BaseURL", c.BaseURL),
-		fields.Required("Config.Number", c.Number),
-		fields.Positive("Config.CallTimeout", c.CallTimeout),
-		fields.Positive("Config.SendTimeout", c.SendTimeout),
-		fields.Positive("Config.ReadTimeout", c.ReadTimeout),
-	)
+	return &Client{cfg: cfg, hc: hc}
 }
 
 // Number is the bot's account.

@@ -70,10 +70,7 @@ func TestGroupsFallsBackOnlyOn400(t *testing.T) {
 				_, _ = w.Write([]byte(plain))
 			}))
 			defer srv.Close()
-			c, err := New(testConfig(srv.URL, "+48500000001"), srv.Client())
-			if err != nil {
-				t.Fatal(err)
-			}
+			c := New(testConfig(srv.URL, "+48500000001"), srv.Client())
 			gs, err := c.Groups(context.Background())
 			if len(calls) != tt.wantCalls || calls[0] != "expand=true" || (err != nil) != tt.wantErr {
 				t.Fatalf("calls %q, err %v; want %d calls, the first with expand=true, error %v", calls, err, tt.wantCalls, tt.wantErr)

@@ -17,10 +17,7 @@ func TestHealth(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := signalapi.New(signalapi.TestConfig(url, s.Number()), &http.Client{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := signalapi.New(signalapi.TestConfig(url, s.Number()), &http.Client{})
 	if err := c.Health(context.Background()); err != nil {
 		t.Errorf("Health with the REST API up: %v; want nil", err)
 	}

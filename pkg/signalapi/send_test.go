@@ -71,11 +71,8 @@ func TestSendRetriesOnlyWhatCannotDoubleSend(t *testing.T) {
 			}
 			cfg := testConfig(srv.URL, "+48500000001")
 			cfg.SendTimeout = 200 * time.Millisecond
-			c, err := New(cfg, &http.Client{Transport: tr})
-			if err != nil {
-				t.Fatal(err)
-			}
-			_, err = c.Send(context.Background(), Outgoing{Recipient: "+48500000002", Text: "hi"})
+			c := New(cfg, &http.Client{Transport: tr})
+			_, err := c.Send(context.Background(), Outgoing{Recipient: "+48500000002", Text: "hi"})
 			if got := attempts.Load(); got != tt.wantAttempts {
 				t.Errorf("%d attempts; want %d", got, tt.wantAttempts)
 			}

@@ -6,8 +6,6 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-
-	"signal-bot/pkg/fields"
 )
 
 // Operation names used in *Error.Op by the Cat API client.
@@ -16,9 +14,8 @@ const (
 	opCatDownload = "thecatapi download"
 )
 
-// CatAPIConfig configures a CatAPI client. Its settings have no defaults
-// here: they are config.Upstreams' (CAT_API_URL, CAT_SIZE, MAX_IMAGE_BYTES),
-// and NewCatAPI refuses a config without them.
+// CatAPIConfig configures a CatAPI client; Config.CatAPI gives it from the
+// checked settings (CAT_API_URL, CAT_API_KEY, CAT_SIZE, MAX_IMAGE_BYTES).
 type CatAPIConfig struct {
 	// BaseURL is the API root, e.g. "https://api.thecatapi.com".
 	BaseURL string
@@ -47,16 +44,8 @@ type CatAPI struct {
 }
 
 // NewCatAPI returns a client that sends its requests through hc (nil means
-// http.DefaultClient). It refuses a cfg without BaseURL, Size or MaxBytes,
-// naming each.
+// http.DefaultClient). It fails only on a BaseURL that does not parse.
 func NewCatAPI(hc *http.Client, cfg CatAPIConfig) (*CatAPI, error) {
-	if err := fields.Check("upstream",
-		fields.Required("CatAPIConfig.BaseURL", cfg.BaseURL),
-		fields.Required("CatAPIConfig.Size", cfg.Size),
-		fields.Positive("CatAPIConfig.MaxBytes", cfg.MaxBytes),
-	); err != nil {
-		return nil, err
-	}
 	if hc == nil {
 		hc = http.DefaultClient
 	}

@@ -6,8 +6,6 @@ import (
 	"net/http"
 	"sync"
 	"time"
-
-	"signal-bot/pkg/fields"
 )
 
 // Operation names used in *Error.Op by the Commons client.
@@ -16,10 +14,9 @@ const (
 	opCommonsDownload = "commons download"
 )
 
-// CommonsConfig configures a Commons client. Its settings have no defaults
-// here: they are config.Upstreams' (COMMONS_API_URL, COMMONS_CATEGORY,
-// COMMONS_THUMB_WIDTH, USER_AGENT, MAX_IMAGE_BYTES), and NewCommons refuses a
-// config without them.
+// CommonsConfig configures a Commons client; Config.Commons gives it from
+// the checked settings (COMMONS_API_URL, COMMONS_CATEGORY,
+// COMMONS_THUMB_WIDTH, USER_AGENT, MAX_IMAGE_BYTES).
 type CommonsConfig struct {
 	// APIURL is the Action API endpoint, e.g.
 	// "https://commons.wikimedia.org/w/api.php".
@@ -29,7 +26,7 @@ type CommonsConfig struct {
 	// directly in it, unlike the mostly-subcategory "Category:Cats").
 	Category string
 	// ThumbWidth is passed as iiurlwidth, e.g. 1280, one of Wikimedia's
-	// standard thumbnail steps. Negative means download originals; 0 is refused.
+	// standard thumbnail steps. Negative means download originals (Config.Validate refuses 0).
 	ThumbWidth int
 	// UserAgent is sent on every request, as the Wikimedia User-Agent policy
 	// requires: name/version (contact) library/version.
@@ -69,18 +66,8 @@ type Commons struct {
 }
 
 // NewCommons returns a client that sends its requests through hc (nil means
-// http.DefaultClient). It refuses a cfg without APIURL, Category, ThumbWidth,
-// UserAgent or MaxBytes, naming each.
-func NewCommons(hc *http.Client, cfg CommonsConfig) (*Commons, error) {
-	if err := fields.Check("upstream",
-		fields.Required("CommonsConfig.APIURL", cfg.APIURL),
-		fields.Required("CommonsConfig.Category", cfg.Category),
-		fields.That(cfg.ThumbWidth != 0, "CommonsConfig.ThumbWidth is required (negative: originals)"),
-		fields.Required("CommonsConfig.UserAgent", cfg.UserAgent),
-		fields.Positive("CommonsConfig.MaxBytes", cfg.MaxBytes),
-	); err != nil {
-		return nil, err
-	}
+// http.DefaultClient).
+func NewCommons(hc *http.Client, cfg CommonsConfig) *Commons {
 	if hc == nil {
 		hc = http.DefaultClient
 	}
@@ -97,7 +84,7 @@ func NewCommons(hc *http.Client, cfg CommonsConfig) (*Commons, error) {
 		now:        time.Now,
 		refreshing: make(chan struct{}, 1),
 		rnd:        rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)),
-	}, nil
+	}
 }
 
 // Name returns "commons".

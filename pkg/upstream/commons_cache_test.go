@@ -23,10 +23,7 @@ func TestCommonsListTTLAndStaleOnError(t *testing.T) {
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	cfg := testCommons(fake.CommonsAPIURL())
 	cfg.ThumbWidth, cfg.ListTTL = 120, time.Hour
-	c, err := NewCommons(&http.Client{Transport: tr}, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := NewCommons(&http.Client{Transport: tr}, cfg)
 	c.now = func() time.Time { return now }
 
 	steps := []struct {

@@ -43,19 +43,11 @@ func TestEmptyRepliesAreErrNoImages(t *testing.T) {
 		{"commons only audio", `{"batchcomplete":true,"query":{"pages":[{"pageid":1,"ns":6,"title":"File:A.ogg",` +
 			`"imageinfo":[{"url":"https://x/A.ogg","mime":"application/ogg","size":10}]}]}}`,
 			func(hc *http.Client, url string) error {
-				c, err := NewCommons(hc, testCommons(url))
-				if err != nil {
-					return err
-				}
-				_, err = c.Random(context.Background())
+				_, err := NewCommons(hc, testCommons(url)).Random(context.Background())
 				return err
 			}},
 		{"commons empty category", `{"batchcomplete":true}`, func(hc *http.Client, url string) error {
-			c, err := NewCommons(hc, testCommons(url))
-			if err != nil {
-				return err
-			}
-			_, err = c.Random(context.Background())
+			_, err := NewCommons(hc, testCommons(url)).Random(context.Background())
 			return err
 		}},
 	}

@@ -8,7 +8,6 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"signal-bot/pkg/config"
 	"signal-bot/pkg/fakeup"
 	"signal-bot/pkg/pictures"
 	"signal-bot/pkg/signalapi"
@@ -27,7 +26,7 @@ type byteRow struct {
 // fake Cat API, as the bot would, shrinks each with opts, and prints the
 // bytes before and after per format, with the send time the simulator's
 // default profile charges for each.
-func measureBytes(ctx context.Context, w io.Writer, n int, opts pictures.Options, up config.Upstreams) error {
+func measureBytes(ctx context.Context, w io.Writer, n int, opts pictures.Options, up upstream.Config) error {
 	fake := fakeup.New(fakeup.Config{Seed: 2})
 	base, err := fake.Start("127.0.0.1:0")
 	if err != nil {

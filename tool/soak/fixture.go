@@ -60,7 +60,7 @@ func (f *fixture) botEnv() []string {
 		"SIGNAL_GROUPS=testbot=" + sim.TestGroup().ID(),
 		"CAT_API_URL=" + f.up.CatAPIURL(), "COMMONS_API_URL=" + f.up.CommonsAPIURL(),
 		"HTTP_ADDR=127.0.0.1:0", "STATE_PATH=" + filepath.Join(f.dir, "state.db"),
-		"COOLDOWNS=pomoc=0s,ja=0s,cat=30s,kot=30s",
+		"COOLDOWNS=pomoc=0s,ja=0s",
 		"UPSTREAM_ALLOW=" + f.up.Addr(),
 	}
 }

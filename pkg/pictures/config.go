@@ -1,12 +1,15 @@
-package config
+package pictures
 
 import (
+	"errors"
 	"fmt"
 	"time"
 )
 
-// Pictures configures the prefetch pool and the shrinking of pictures.
-type Pictures struct {
+// Config configures the prefetch pools and the shrinking of pictures, read
+// from the environment by package config and checked there once, by
+// Validate; Start trusts it.
+type Config struct {
 	PoolSizeCat       int           `env:"POOL_SIZE_CAT, default=3" help:"pictures !cat keeps ready (fetched, checked, shrunk); 0 turns its pool off"`
 	PoolSizeKot       int           `env:"POOL_SIZE_KOT, default=3" help:"pictures !kot keeps ready; 0 turns its pool off"`
 	PoolMaxBytes      int64         `env:"POOL_MAX_BYTES, default=8388608" help:"bytes of ready pictures (base64 data URIs) one pool may hold"`
@@ -21,7 +24,7 @@ type Pictures struct {
 }
 
 // PoolSize is the configured pool size of command, 0 for a command without one.
-func (p Pictures) PoolSize(command string) int {
+func (p Config) PoolSize(command string) int {
 	switch command {
 	case "cat":
 		return p.PoolSizeCat
@@ -31,27 +34,31 @@ func (p Pictures) PoolSize(command string) int {
 	return 0
 }
 
-// Validate reports the first setting that is out of range.
-func (p Pictures) Validate() error {
-	switch {
-	case p.PoolSizeCat < 0:
-		return fmt.Errorf("configuration: POOL_SIZE_CAT must not be negative, got %d", p.PoolSizeCat)
-	case p.PoolSizeKot < 0:
-		return fmt.Errorf("configuration: POOL_SIZE_KOT must not be negative, got %d", p.PoolSizeKot)
-	case p.PoolMaxBytes < 1:
-		return fmt.Errorf("configuration: POOL_MAX_BYTES must be at least 1, got %d", p.PoolMaxBytes)
-	case p.PoolConcurrency < 1:
-		return fmt.Errorf("configuration: POOL_REFILL_CONCURRENCY must be at least 1, got %d", p.PoolConcurrency)
-	case p.PoolBackoffMin <= 0 || p.PoolBackoffMax < p.PoolBackoffMin:
-		return fmt.Errorf("configuration: POOL_BACKOFF_MIN must be positive and at most POOL_BACKOFF_MAX, got %s and %s", p.PoolBackoffMin, p.PoolBackoffMax)
-	case p.ShrinkLongEdge < 0:
-		return fmt.Errorf("configuration: SHRINK_LONG_EDGE must not be negative, got %d", p.ShrinkLongEdge)
-	case p.ShrinkQuality < 1 || p.ShrinkQuality > 100:
-		return fmt.Errorf("configuration: SHRINK_QUALITY must be 1 to 100, got %d", p.ShrinkQuality)
-	case p.DecodeBudget < 1<<20:
-		return fmt.Errorf("configuration: DECODE_BUDGET_BYTES must be at least 1048576, got %d", p.DecodeBudget)
-	case p.ShrinkKeepBytes < 0 || p.ShrinkGIFMaxBytes < 0:
-		return fmt.Errorf("configuration: SHRINK_KEEP_BYTES and SHRINK_GIF_MAX_BYTES must not be negative")
+// Validate names each variable of p that is out of range.
+func (p Config) Validate() error {
+	var errs []error
+	add := func(bad bool, format string, args ...any) {
+		if bad {
+			errs = append(errs, fmt.Errorf(format, args...))
+		}
 	}
-	return nil
+	add(p.PoolSizeCat < 0, "POOL_SIZE_CAT must not be negative, got %d", p.PoolSizeCat)
+	add(p.PoolSizeKot < 0, "POOL_SIZE_KOT must not be negative, got %d", p.PoolSizeKot)
+	add(p.PoolMaxBytes < 1, "POOL_MAX_BYTES must be at least 1, got %d", p.PoolMaxBytes)
+	add(p.PoolConcurrency < 1, "POOL_REFILL_CONCURRENCY must be at least 1, got %d", p.PoolConcurrency)
+	add(p.PoolBackoffMin <= 0 || p.PoolBackoffMax < p.PoolBackoffMin,
+		"POOL_BACKOFF_MIN must be positive and at most POOL_BACKOFF_MAX, got %s and %s", p.PoolBackoffMin, p.PoolBackoffMax)
+	add(p.ShrinkLongEdge < 0, "SHRINK_LONG_EDGE must not be negative, got %d", p.ShrinkLongEdge)
+	add(p.ShrinkQuality < 1 || p.ShrinkQuality > 100, "SHRINK_QUALITY must be 1 to 100, got %d", p.ShrinkQuality)
+	add(p.DecodeBudget < 1<<20, "DECODE_BUDGET_BYTES must be at least 1048576, got %d", p.DecodeBudget)
+	add(p.ShrinkKeepBytes < 0 || p.ShrinkGIFMaxBytes < 0, "SHRINK_KEEP_BYTES and SHRINK_GIF_MAX_BYTES must not be negative")
+	return errors.Join(errs...)
+}
+
+// Shrink is the Options of the checked settings.
+func (p Config) Shrink() Options {
+	return Options{
+		LongEdge: p.ShrinkLongEdge, Quality: p.ShrinkQuality, KeepBytes: p.ShrinkKeepBytes, GIFMaxBytes: p.ShrinkGIFMaxBytes,
+		MaxDecodeBytes: p.DecodeBudget,
+	}
 }
