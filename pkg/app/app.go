@@ -200,9 +200,10 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 		API: a.api, Registry: reg, Store: a.store, Overrides: overrides, Groups: groups, Tracer: tp, Log: a.log,
 		HashKey: hashKey, Recorder: a.metrics,
 		Gate: a.gate, Audience: a.audience, QuietWindow: cfg.Safety.QuietWindow,
+		QuoteReplies: bot.QuoteModeOf(cfg.Signal.QuoteReplies), Texts: commands.TextsFor(cfg.Commands.ReplyLang),
 		ChallengeURL: cfg.Signal.BaseURL + "/v1/accounts/" + url.PathEscape(cfg.Signal.Number) + "/rate-limit-challenge",
-		Typing:       typing, TypingBudget: a.gate, QuoteReplies: bot.QuoteModeOf(cfg.Signal.QuoteReplies),
-		Texts: commands.TextsFor(cfg.Commands.ReplyLang), Seen: recentlySeen(left.Seen, time.Now().Add(-cfg.Journal.ReplayMaxAge)),
+		Typing:       typing, TypingBudget: a.gate,
+		Seen: recentlySeen(left.Seen, time.Now().Add(-cfg.Journal.ReplayMaxAge)),
 	})
 	a.pipe = pipeline.New(cfg.Pipeline.Config, pipeline.Hooks{Accepted: a.journalAdd, Finished: a.journal.Done, Log: a.log}, tp, a.bot)
 	srv := httpapi.New(cfg.Server, httpapi.Deps{
