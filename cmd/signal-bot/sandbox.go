@@ -197,7 +197,7 @@ func (p *replyPrinter) print(sent []sim.Sent) error {
 			to = sim.TestGroup().Alias
 		}
 		if m.QuoteTimestamp != 0 { // above the reply, as Signal shows a quote
-			fmt.Fprintf(&b, "  ↪ replying to %s: %s\n", m.QuoteAuthor, firstLine(m.QuoteMessage, 60))
+			fmt.Fprintf(&b, "  ↪ replying to %s: %s\n", whom(m.QuoteAuthor), firstLine(m.QuoteMessage, 60))
 		}
 		fmt.Fprintf(&b, "bot → %s: %s\n", to, strings.ReplaceAll(m.Message, "\n", "\n    "))
 		for _, a := range m.Attachments {
@@ -206,6 +206,15 @@ func (p *replyPrinter) print(sent []sim.Sent) error {
 	}
 	_, err := io.WriteString(p.out, b.String()) // one write: a timing line never splits a reply
 	return err
+}
+
+// whom names a quote's author: the bot quotes by uuid, and the sandbox's typist
+// is shown by the number they type from.
+func whom(author string) string {
+	if author == sim.UUIDOf(sandboxUser) {
+		return sandboxUser
+	}
+	return author
 }
 
 // firstLine is s's first line, cut to at most n runes ("…" marks a cut).

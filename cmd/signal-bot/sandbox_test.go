@@ -157,7 +157,7 @@ func checkScreen(t *testing.T, out, logPath string) {
 		t.Errorf("%d replies and %d timing lines; want 3 and 3:\n%s", len(replies), len(timings), body)
 	}
 	// Every reply in the test group quotes the line that asked (QUOTE_REPLIES=groups).
-	quoteRE := regexp.MustCompile(`^  ↪ replying to [0-9a-f-]{36}: !(pomoc|cat|x)$`)
+	quoteRE := regexp.MustCompile(`^  ↪ replying to ` + regexp.QuoteMeta(sandboxUser) + `: !(pomoc|cat|x)$`)
 	if len(quotes) != len(replies) {
 		t.Errorf("%d quote lines for %d replies; want one each:\n%s", len(quotes), len(replies), body)
 	}
