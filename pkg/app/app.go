@@ -205,6 +205,9 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 		Typing:       typing, TypingBudget: a.gate,
 		Seen: recentlySeen(left.Seen, time.Now().Add(-cfg.Journal.ReplayMaxAge)),
 	})
+	if err := a.metrics.ObserveHealth(a.healthStats); err != nil {
+		return nil, fmt.Errorf("health metrics: %w", err)
+	}
 	a.pipe = pipeline.New(cfg.Pipeline.Config, pipeline.Hooks{Accepted: a.journalAdd, Finished: a.journal.Done, Log: a.log}, tp, a.bot)
 	srv := httpapi.New(cfg.Server, httpapi.Deps{
 		Pipeline: a.pipe, OwnTime: own, Connected: a.connected, Bot: a.bot, Groups: groups, Registry: reg,

@@ -87,6 +87,7 @@ type Bot struct {
 	hashes *senderHashes
 	quiet  *quiet
 	state  stateHealth
+	sends  sendHealth
 	// elsewhereLog logs commands from outside ANSWER_IN once a minute.
 	elsewhereLog outbound.LogEvery
 	typing       sync.WaitGroup // typing indicators still being shown or cleared

@@ -210,7 +210,9 @@ func (b *Bot) handle(ctx context.Context, w *work) string {
 		b.shed(ctx, w, reason)
 		return telemetry.OutcomeShed
 	}
-	if _, err := b.d.API.Send(ctx, out); err != nil {
+	res, err := b.d.API.Send(ctx, out)
+	b.sends.note(ctx, res, err, time.Now())
+	if err != nil {
 		markFailed(span, err)
 		b.d.Recorder.SendFailed(err)
 		if errors.Is(err, signalapi.ErrRateLimited) {
@@ -219,6 +221,9 @@ func (b *Bot) handle(ctx context.Context, w *work) string {
 			b.d.Log.ErrorContext(ctx, "send failed", "command", w.name, "err", telemetry.RedactErr(err))
 		}
 		return telemetry.OutcomeError
+	}
+	if res.AnswerErr != nil {
+		b.answerUnreadable(ctx, w.name, res.AnswerErr)
 	}
 	b.d.Gate.Sent()
 	for _, p := range reply.Pictures {

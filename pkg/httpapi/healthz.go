@@ -1,32 +1,40 @@
 package httpapi
 
 import (
+	"fmt"
 	"net/http"
 	"time"
 
+	"signal-bot/pkg/bot"
 	"signal-bot/pkg/journal"
 	"signal-bot/pkg/store"
 )
 
 // Health is GET /healthz.
 type Health struct {
-	Status        string `json:"status"` // ok, or degraded while the websocket is down
-	Connected     bool   `json:"connected"`
-	QueueDepth    int    `json:"queue_depth"`
-	QueueCapacity int    `json:"queue_capacity"`
-	Active        int    `json:"active"`
-	Limit         int    `json:"limit"`
-	Accepted      int64  `json:"accepted"`
-	Dropped       int64  `json:"dropped"`
-	TracesOpen    int    `json:"traces_open"`
-	TracesEvicted uint64 `json:"traces_evicted"`
-	Overrides     any    `json:"overrides"`
+	Status string `json:"status"` // ok, or degraded for the reasons in Reasons
+	// Reasons says why the status is degraded, one line each; empty when ok.
+	Reasons       []string `json:"reasons"`
+	Connected     bool     `json:"connected"`
+	QueueDepth    int      `json:"queue_depth"`
+	QueueCapacity int      `json:"queue_capacity"`
+	Active        int      `json:"active"`
+	Limit         int      `json:"limit"`
+	Accepted      int64    `json:"accepted"`
+	Dropped       int64    `json:"dropped"`
+	TracesOpen    int      `json:"traces_open"`
+	TracesEvicted uint64   `json:"traces_evicted"`
+	Overrides     any      `json:"overrides"`
 	// State is the state file's writer: uses not yet on disk, commits, failures.
 	State *store.WriterStats `json:"state,omitempty"`
 	// Journal is the journal of accepted frames: pending, replayed at start,
 	// dropped as too old, refused at intake on replay, run unjournaled
 	// because it was full.
 	Journal *journal.Stats `json:"journal,omitempty"`
+
+	// Send is the sends' health: failures in a row (SendFailuresDegraded
+	// of them make the status degraded), 201s with an unreadable answer.
+	Send bot.SendStats `json:"send"`
 
 	// The safety limits.
 	SendPausedUntil *time.Time  `json:"send_paused_until"` // end of the pause after a 429; null while sends go
@@ -66,11 +74,33 @@ func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
 	}
 	h.StateFailing, _ = s.d.Bot.StateFailing()
 	h.StateFailing = h.StateFailing || h.State != nil && h.State.Failing
+	h.Send = s.d.Bot.SendStats()
+	h.Reasons = degraded(&h)
 	status := http.StatusOK
-	if !h.Connected || h.StateFailing {
+	if len(h.Reasons) > 0 {
 		h.Status, status = "degraded", http.StatusServiceUnavailable
 	}
 	writeJSON(w, status, h)
+}
+
+// degraded lists why h is not ok: no link to the REST API, a failing state
+// file, sends failing, or sends paused after a 429.
+func degraded(h *Health) []string {
+	out := []string{}
+	if !h.Connected {
+		out = append(out, "not connected to signal-cli-rest-api")
+	}
+	if h.StateFailing {
+		out = append(out, "state file: recording or committing uses fails")
+	}
+	if h.Send.Failing {
+		out = append(out, fmt.Sprintf("sends failing: the last %d failed, since %s; the last with: %s",
+			h.Send.FailedInRow, h.Send.FailingSince.UTC().Format(time.RFC3339), h.Send.LastError))
+	}
+	if h.SendPausedUntil != nil {
+		out = append(out, "sends paused after a rate limit (429) until "+h.SendPausedUntil.UTC().Format(time.RFC3339Nano))
+	}
+	return out
 }
 
 // healthOverride is an active cooldown override as /healthz shows it: by

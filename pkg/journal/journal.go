@@ -216,7 +216,9 @@ func (j *Journal) forget(id uint64, seen bool, count *int64) {
 	j.stats.Bytes -= p.size
 	j.stats.Pending = len(j.pending)
 	r := done{id: id}
-	if seen && p.seen != (Seen{}) && j.cfg.MaxSeen > 0 {
+	// A sender too long for a key (over bolt.MaxKeySize) gets no Seen record:
+	// the state writer would drop the whole record, and the entry with it.
+	if seen && p.seen != (Seen{}) && j.cfg.MaxSeen > 0 && 16+len(p.seen.Sender) <= bolt.MaxKeySize {
 		r.seen = encodeSeen(Done{Seen: p.seen, At: time.Now()})
 		j.seen++
 		r.prune = max(j.seen-j.cfg.MaxSeen, 0)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -185,5 +186,35 @@ func TestDroppedLeftFramesLeave(t *testing.T) {
 				t.Errorf("left %+v; want only frame b and no seen record", left)
 			}
 		})
+	}
+}
+
+// A frame whose sender is too long for a key (40 KiB, over bbolt's 32 KiB)
+// is journaled and, once done, leaves the journal like any other: it gets
+// no Seen record, which bbolt could not take, and the frames done around it
+// keep theirs.
+func TestDoneOfOversizedSenderLeaves(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state.db")
+	s, j, _ := open(t, path, on)
+	at := time.Unix(1700000000, 0)
+	big := strings.Repeat("u", 40<<10)
+	a := j.Add([]byte("frame a"), at, false, Seen{Sender: "a", Timestamp: 1})
+	b := j.Add([]byte("frame big"), at, false, Seen{Sender: big, Timestamp: 2})
+	c := j.Add([]byte("frame c"), at, false, Seen{Sender: "c", Timestamp: 3})
+	for _, id := range []uint64{a, b, c} {
+		j.Done(id)
+	}
+	if err := s.WaitCommitted(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if st := s.Stats(); st.Rejected != 0 {
+		t.Errorf("state writer rejected %d records; want none", st.Rejected)
+	}
+	_, _, left := reopen(t, s, path, on)
+	if len(left.Frames) != 0 {
+		t.Errorf("left %d frames; want none: every one is done", len(left.Frames))
+	}
+	if len(left.Seen) != 2 || left.Seen[0].Seen != (Seen{"a", 1}) || left.Seen[1].Seen != (Seen{"c", 3}) {
+		t.Errorf("seen %+v; want a's and c's", left.Seen)
 	}
 }

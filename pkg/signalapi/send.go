@@ -41,6 +41,10 @@ func DataURI(mime, filename string, data []byte) string {
 type SendResult struct {
 	Timestamp int64
 	Failed    []RecipientError
+	// AnswerErr is why a 201's body could not be read or parsed (cut short,
+	// not JSON): the REST API said the message went, so it is a send, not a
+	// failure, and it is not retried; Timestamp and Failed are then unknown.
+	AnswerErr error
 }
 
 // RecipientError is one failed recipient of the newer 201 array shape.
@@ -115,19 +119,22 @@ func (c *Client) sendOnce(ctx context.Context, body []byte) (SendResult, error) 
 	}
 	defer res.Body.Close()
 	rb, err := io.ReadAll(io.LimitReader(res.Body, 1<<20))
+	if res.StatusCode == http.StatusCreated || res.StatusCode == http.StatusOK {
+		if err != nil { // the status said sent: what follows it does not change that
+			return SendResult{AnswerErr: fmt.Errorf("read answer: %w", err)}, nil
+		}
+		r, err := decodeSendResult(rb)
+		if err != nil {
+			return SendResult{AnswerErr: err}, nil
+		}
+		return r, nil
+	}
 	if err != nil {
 		return SendResult{}, fmt.Errorf("send: read answer: %w", err)
 	}
-	if res.StatusCode != http.StatusCreated && res.StatusCode != http.StatusOK {
-		e := apiError(res.StatusCode, rb)
-		e.RetryAfter = retryAfter(res.Header.Get("Retry-After"), time.Now())
-		return SendResult{}, fmt.Errorf("send: %w", e)
-	}
-	r, err := decodeSendResult(rb)
-	if err != nil {
-		return SendResult{}, fmt.Errorf("send: %w", err)
-	}
-	return r, nil
+	e := apiError(res.StatusCode, rb)
+	e.RetryAfter = retryAfter(res.Header.Get("Retry-After"), time.Now())
+	return SendResult{}, fmt.Errorf("send: %w", e)
 }
 
 // decodeSendResult reads both 201 shapes: {"timestamp":"…"} (releases up to

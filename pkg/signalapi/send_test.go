@@ -148,3 +148,61 @@ func TestSendBodyQuote(t *testing.T) {
 		})
 	}
 }
+
+// A 201 (or 200) whose body cannot be read or parsed is a send: the REST
+// API said the message went. Send returns no error, makes one attempt, and
+// says why the answer was unreadable in AnswerErr. A failure status stays a
+// failure, whatever its body.
+func TestSendAnswerUnreadable(t *testing.T) {
+	tests := []struct {
+		name           string
+		status         int
+		body           string
+		cut            bool // the body ends before its Content-Length
+		wantUnreadable bool
+		wantTimestamp  int64
+		wantErr        error
+	}{
+		{"object", 201, `{"timestamp":"17"}`, false, false, 17, nil},
+		{"array", 201, `[{"timestamp":"18"}]`, false, false, 18, nil},
+		{"empty", 201, ``, false, false, 0, nil},
+		{"cut-off JSON", 201, `{"timestamp":"17`, false, true, 0, nil},
+		{"HTML", 201, `<html>bad gateway</html>`, false, true, 0, nil},
+		{"array of garbage", 201, `[1,`, false, true, 0, nil},
+		{"body cut short", 201, `{"timestamp":"19"}`, true, true, 0, nil},
+		{"400 cut short", 400, `{"error":"Failed to send message"}`, true, false, 0, io.ErrUnexpectedEOF},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var attempts atomic.Int64
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				attempts.Add(1)
+				_, _ = io.Copy(io.Discard, r.Body)
+				if tt.cut {
+					w.Header().Set("Content-Length", "1000")
+				}
+				w.WriteHeader(tt.status)
+				_, _ = w.Write([]byte(tt.body))
+				if tt.cut {
+					w.(http.Flusher).Flush()
+					panic(http.ErrAbortHandler) // close the connection mid-body
+				}
+			}))
+			defer srv.Close()
+			c := New(testConfig(srv.URL, "+48500000001"), srv.Client())
+			res, err := c.Send(context.Background(), Outgoing{Recipient: "+48500000002", Text: "hi"})
+			if n := attempts.Load(); n != 1 {
+				t.Errorf("%d attempts; want 1", n)
+			}
+			switch {
+			case tt.wantErr != nil && !errors.Is(err, tt.wantErr):
+				t.Errorf("Send() error = %v; want %v", err, tt.wantErr)
+			case tt.wantErr == nil && err != nil:
+				t.Errorf("Send() error = %v; want none: the message went", err)
+			}
+			if (res.AnswerErr != nil) != tt.wantUnreadable || res.Timestamp != tt.wantTimestamp {
+				t.Errorf("Send() = %+v; want unreadable %v, timestamp %d", res, tt.wantUnreadable, tt.wantTimestamp)
+			}
+		})
+	}
+}

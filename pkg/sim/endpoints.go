@@ -47,22 +47,32 @@ func (s *Sim) accountCall(w http.ResponseWriter, r *http.Request, ep endpoint, n
 // hits. A 400 or 429 fault answers after the cost (signal-cli tried), a 500 or a hang at once.
 // It reports whether the handler should go on and answer success.
 func (s *Sim) callSignalCLI(w http.ResponseWriter, r *http.Request, ep endpoint, number string, cost time.Duration) bool {
+	_, ok := s.signalCLI(w, r, ep, number, cost)
+	return ok
+}
+
+// signalCLI is callSignalCLI, handing a FaultGarbage back to the caller instead of writing it:
+// the call succeeds, and the caller garbles its answer.
+func (s *Sim) signalCLI(w http.ResponseWriter, r *http.Request, ep endpoint, number string, cost time.Duration) (garbage Fault, ok bool) {
 	f, faulty := s.pickFault(ep)
+	if faulty && f.Kind == FaultGarbage {
+		garbage, faulty = f, false
+	}
 	if faulty && (f.Kind == FaultServerError || f.Kind == FaultHang) {
 		s.writeFault(w, r, ep, number, f)
-		return false
+		return garbage, false
 	}
 	if s.sleep(r.Context(), cost) != nil {
-		return false // the client is gone, or the Sim closed and sleep aborted the response
+		return garbage, false // the client is gone, or the Sim closed and sleep aborted the response
 	}
 	if !s.awaitLoop(r.Context()) {
-		return false // signal-cli's answer never passed the read loop (webhook mode, docs/wire-format.md §1)
+		return garbage, false // signal-cli's answer never passed the read loop (webhook mode, docs/wire-format.md §1)
 	}
 	if faulty {
 		s.writeFault(w, r, ep, number, f)
-		return false
+		return garbage, false
 	}
-	return true
+	return garbage, true
 }
 
 // typingRequest is the body of the typing-indicator endpoints.

@@ -19,6 +19,10 @@ const (
 	FaultRateLimit   FaultKind = "429"  // 429 with challenge_tokens, as for signal-cli error -5
 	FaultServerError FaultKind = "500"  // 500 with an empty body, as when the daemon link is down
 	FaultHang        FaultKind = "hang" // no answer until the request's context ends, as a hung daemon
+	// FaultGarbage delivers the message and records it, then answers 201 with a body that is
+	// no JSON (Message, default a cut-off {"timestamp":…), as a proxy that mangles answers
+	// would. Only /v2/send; the other endpoints answer as without a fault.
+	FaultGarbage FaultKind = "garbage"
 )
 
 // Default texts of injected faults.
@@ -27,6 +31,7 @@ const (
 	rateLimitMessage    = "Failed to send message due to rate limiting"
 	rateLimitAdvice     = ". Use the attached challenge tokens to lift the rate limit restrictions via the '/v1/accounts/{number}/rate-limit-challenge' endpoint."
 	defaultToken        = "tok-123"
+	garbageAnswer       = `{"timestamp":"17`
 )
 
 // Fault is one endpoint's injected failure. With Next > 0 it hits the next Next requests and

@@ -24,9 +24,15 @@ func TestSendFaults(t *testing.T) {
 		{"429 tokens", Fault{Kind: FaultRateLimit, ChallengeTokens: []string{"a", "b"}, Next: 1}, 429, "application/json; charset=utf-8",
 			strings.Replace(rateLimited, `["tok-123"]`, `["a","b"]`, 1)},
 		{"500 empty", Fault{Kind: FaultServerError, Next: 1}, 500, "", ""},
+		{"201 garbage", Fault{Kind: FaultGarbage, Next: 1}, 201, "application/json; charset=utf-8", `{"timestamp":"17`},
+		{"201 garbage message", Fault{Kind: FaultGarbage, Message: "<html>bad gateway</html>", Next: 1}, 201, "application/json; charset=utf-8", `<html>bad gateway</html>`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			wantSends := int64(1) // the faulty send is not recorded, the next one is
+			if tt.fault.Kind == FaultGarbage {
+				wantSends = 2 // a garbled answer follows a send that went
+			}
 			h := start(t, Config{Faults: Faults{Send: tt.fault}})
 			body := sendBody(DefaultNumber, []string{DefaultSender}, "hi", nil)
 			got := h.do(http.MethodPost, "/v2/send", body)
@@ -37,8 +43,8 @@ func TestSendFaults(t *testing.T) {
 			if got := h.do(http.MethodPost, "/v2/send", body); got.status != http.StatusCreated {
 				t.Errorf("send after the fault was spent = %+v; want 201", got)
 			}
-			if st := h.sim.Stats(); st.FaultsInjected != 1 || st.Sends != 1 || len(h.sim.Sent()) != 1 {
-				t.Errorf("stats = %+v, %d recorded; want 1 fault, 1 send recorded", st, len(h.sim.Sent()))
+			if st := h.sim.Stats(); st.FaultsInjected != 1 || st.Sends != wantSends || int64(len(h.sim.Sent())) != wantSends {
+				t.Errorf("stats = %+v, %d recorded; want 1 fault, %d sends recorded", st, len(h.sim.Sent()), wantSends)
 			}
 		})
 	}

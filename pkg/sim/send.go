@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -79,7 +80,8 @@ func (s *Sim) handleSend(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	cost, shape, reasons := s.latency.SendCost(len(body)), s.shape, s.faults.RecipientErrors
 	s.mu.Unlock()
-	if !s.callSignalCLI(w, r, epSend, plan.req.Number, cost) {
+	garbage, ok := s.signalCLI(w, r, epSend, plan.req.Number, cost)
+	if !ok {
 		return
 	}
 	var failed []recipientError
@@ -105,6 +107,12 @@ func (s *Sim) handleSend(w http.ResponseWriter, r *http.Request) {
 	s.record(s.sentOf(plan, ts))
 	s.stats.sends.Add(1)
 	res := sendResult{Timestamp: strconv.FormatInt(ts, 10)}
+	if garbage.Kind == FaultGarbage {
+		w.Header().Set("Content-Type", "application/json; charset=utf-8")
+		w.WriteHeader(http.StatusCreated)
+		_, _ = w.Write([]byte(cmp.Or(garbage.Message, garbageAnswer)))
+		return
+	}
 	if shape != ShapeArray {
 		writeJSON(w, http.StatusCreated, res)
 		return

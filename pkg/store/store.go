@@ -156,6 +156,15 @@ type useRecord struct {
 	chat              int64
 }
 
+// Check refuses a use whose sender or chat key bbolt cannot take (over
+// bolt.MaxKeySize): its cooldown holds in memory, its tally is not written.
+func (r useRecord) Check() error {
+	if err := CheckPut("use", r.key, len(r.use)); err != nil {
+		return err
+	}
+	return CheckPut("use", r.chatKey, 8)
+}
+
 // Commit writes the use.
 func (r useRecord) Commit(tx *bolt.Tx) error {
 	if err := tx.Bucket(bucketUses).Put(r.key, r.use); err != nil {

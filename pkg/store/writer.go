@@ -55,6 +55,7 @@ type WriterStats struct {
 	Commits   uint64 `json:"commits"`    // transactions committed
 	Records   uint64 `json:"records"`    // records committed
 	Failures  uint64 `json:"failures"`   // commits that failed (retried)
+	Rejected  uint64 `json:"rejected"`   // records bbolt cannot take (a key over 32 KiB, an empty key): dropped alone, logged
 	LastError string `json:"last_error"` // the last failure's error, if any
 	Failing   bool   `json:"failing"`    // the last commit failed: uses wait in memory until one succeeds
 }
@@ -217,7 +218,8 @@ func (w *Writer) sleep(d time.Duration, hurry <-chan struct{}) bool {
 	}
 }
 
-// commit writes every queued record in one transaction. On failure the
+// commit writes every queued record in one transaction. A record bbolt
+// cannot take is dropped alone (reject.go); on any other failure the
 // records go back in front of the queue.
 func (w *Writer) commit() error {
 	w.mu.Lock()
@@ -227,16 +229,11 @@ func (w *Writer) commit() error {
 	if len(batch) == 0 {
 		return nil
 	}
-	err := w.db.Update(func(tx *bolt.Tx) error {
-		for _, r := range batch {
-			if err := r.Commit(tx); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
+	batch, bad := screen(batch)
+	batch, more, err := w.update(batch)
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	w.reject(append(bad, more...))
 	if err != nil {
 		w.pending = append(batch, w.pending...)
 		w.stats.Failures++
@@ -249,8 +246,10 @@ func (w *Writer) commit() error {
 	}
 	w.committed = upTo
 	w.stats.Failing = false
-	w.stats.Commits++
-	w.stats.Records += uint64(len(batch))
+	if len(batch) > 0 { // else every record was rejected: no transaction ran
+		w.stats.Commits++
+		w.stats.Records += uint64(len(batch))
+	}
 	close(w.changed)
 	w.changed = make(chan struct{})
 	return nil
