@@ -20,7 +20,6 @@ import (
 	"signal-bot/pkg/journal"
 	"signal-bot/pkg/metrics"
 	"signal-bot/pkg/outbound"
-	"signal-bot/pkg/pipeline"
 	"signal-bot/pkg/signalapi"
 	"signal-bot/pkg/store"
 	"signal-bot/pkg/telemetry"
@@ -51,20 +50,18 @@ type App struct {
 	store    *store.Store
 	api      *signalapi.Client
 	bot      *bot.Bot
-	pipe     *pipeline.Pipeline[*bot.Message]
+	intake   *bot.Intake
 	http     *http.Server
 	ln       net.Listener
 	base     *http.Transport
 	upBase   *http.Transport // base under the fetch policy, for upstream calls
 	metrics  *metrics.Metrics
-	hook     *httpapi.Webhook  // RECEIVE_MODE=webhook; nil: the websocket receives
-	probe    *signalapi.Client // webhook mode's check that the REST API answers, untraced
-	sandbox  bool              // the REST API is the built-in simulator
-	onServed func(telemetry.Block)
+	hook     *signalapi.Webhook // RECEIVE_MODE=webhook; nil: the websocket receives
+	probe    *signalapi.Client  // webhook mode's check that the REST API answers, untraced
+	sandbox  bool               // the REST API is the built-in simulator
 	pictures map[string]commands.PictureSource
 	gate     *outbound.Gate
 	audience *bot.Audience
-	dropLog  outbound.LogEvery
 	// stopPictures stops the picture pools' refills; before the tracer
 	// provider shuts down, since refill spans end on the way.
 	stopPictures func(context.Context) error
@@ -96,16 +93,16 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 		}
 		return nil, err
 	}
-	a := &App{cfg: cfg, log: o.Log, sandbox: o.Sandbox, onServed: o.Served, ln: o.Listener, inherited: o.Listener != nil}
+	a := &App{cfg: cfg, log: o.Log, sandbox: o.Sandbox, ln: o.Listener, inherited: o.Listener != nil}
 	defer func() { // a, not the named result: that is nil on the error path
 		if err != nil {
 			a.closeAll(context.Background())
 		}
 	}()
-	own := telemetry.NewOwnTime(telemetry.OwnTimeConfig{OnBlock: a.served})
+	var own *telemetry.OwnTime // its blocks go to the metrics, which read its figures
 	if a.metrics, err = metrics.New(metrics.Sources{
 		Pipeline: func() (int64, int64, int, int) {
-			s := a.pipe.Stats()
+			s := a.intake.Stats()
 			return s.Accepted, s.Dropped, s.Depth, s.Active
 		},
 		Evicted:    func() uint64 { return own.Stats().Evicted },
@@ -119,13 +116,14 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 			return out
 		},
 		Drops: func() map[string]int64 {
-			s := a.pipe.Stats()
+			s := a.intake.Stats()
 			return map[string]int64{"queue_full": s.DroppedFull, "sender_queue": s.DroppedSender, "queue_bytes": s.DroppedBytes}
 		},
 		PausedUntil: func() time.Time { return a.gate.PausedUntil(time.Now()) },
-	}); err != nil {
+	}, o.Log, o.Served); err != nil {
 		return nil, err
 	}
+	own = telemetry.NewOwnTime(telemetry.OwnTimeConfig{OnBlock: a.metrics.Served})
 	if a.tel, a.shutdown, err = telemetry.Setup(ctx, telemetry.Config{Version: o.Version, Logger: o.Log}, own); err != nil {
 		return nil, fmt.Errorf("set up tracing: %w", err)
 	}
@@ -203,14 +201,14 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 		QuoteReplies: bot.QuoteModeOf(cfg.Signal.QuoteReplies), Texts: commands.TextsFor(cfg.Commands.ReplyLang),
 		ChallengeURL: cfg.Signal.BaseURL + "/v1/accounts/" + url.PathEscape(cfg.Signal.Number) + "/rate-limit-challenge",
 		Typing:       typing, TypingBudget: a.gate,
-		Seen: recentlySeen(left.Seen, time.Now().Add(-cfg.Journal.ReplayMaxAge)),
+		Seen: left.SeenSince(time.Now().Add(-cfg.Journal.ReplayMaxAge)),
 	})
 	if err := a.metrics.ObserveHealth(a.healthStats); err != nil {
 		return nil, fmt.Errorf("health metrics: %w", err)
 	}
-	a.pipe = pipeline.New(cfg.Pipeline.Config, pipeline.Hooks{Accepted: a.journalAdd, Finished: a.journal.Done, Log: a.log}, tp, a.bot)
+	a.intake = bot.NewIntake(a.bot, a.journal, cfg.Pipeline.Config)
 	srv := httpapi.New(cfg.Server, httpapi.Deps{
-		Pipeline: a.pipe, OwnTime: own, Connected: a.connected, Bot: a.bot, Groups: groups, Registry: reg,
+		Pipeline: a.intake, OwnTime: own, Connected: a.connected, Bot: a.bot, Groups: groups, Registry: reg,
 		Account: cfg.Signal.Number, Log: a.log, Metrics: a.metrics.Handler(),
 		State: a.store.Stats, Journal: a.journal.Stats,
 	})
@@ -260,8 +258,8 @@ func (a *App) Run(ctx context.Context) error {
 	ctx, stop := context.WithCancel(ctx) // also stops receiving if the HTTP server fails
 	defer stop()
 	done := make(chan struct{})
-	go func() { defer close(done); a.pipe.Run() }()
-	a.replay(ctx, a.left)
+	go func() { defer close(done); a.intake.Run() }()
+	a.intake.Replay(ctx, a.left, a.cfg.Journal.ReplayMaxAge)
 	a.left = nil
 	httpErr := make(chan error, 1)
 	go func() { httpErr <- a.http.Serve(a.ln) }()
@@ -289,7 +287,7 @@ func (a *App) Run(ctx context.Context) error {
 		err = fmt.Errorf("serve HTTP: %w", err)
 		stop()
 	}
-	a.log.Info("shutting down", "queued", a.pipe.Stats().Depth, "active", a.pipe.Stats().Active)
+	a.log.Info("shutting down", "queued", a.intake.Stats().Depth, "active", a.intake.Stats().Active)
 	<-recvDone
 	<-membersDone
 	sctx, cancel := context.WithTimeout(context.Background(), a.cfg.Pipeline.ShutdownTimeout)
@@ -297,8 +295,8 @@ func (a *App) Run(ctx context.Context) error {
 	if a.hook != nil {
 		a.drainWebhook(sctx)
 	}
-	a.pipe.Close()
-	if cut := a.pipe.Wait(sctx); cut > 0 {
+	a.intake.Close()
+	if cut := a.intake.Wait(sctx); cut > 0 {
 		a.log.Warn("frames cut off at shutdown", "count", cut)
 	}
 	<-done
@@ -343,18 +341,6 @@ func (a *App) closeAll(ctx context.Context) error {
 	return errors.Join(errs...)
 }
 
-// served logs one line per frame that reached a command.
-func (a *App) served(b telemetry.Block) {
-	if b.Command == "" {
-		return
-	}
-	a.metrics.Served(b)
-	a.log.Info("served", telemetry.ServedArgs(b)...)
-	if a.onServed != nil {
-		a.onServed(b)
-	}
-}
-
 func baseTransport(limit int) *http.Transport {
 	t := http.DefaultTransport.(*http.Transport).Clone()
 	t.MaxIdleConnsPerHost = 2 * limit
@@ -373,33 +359,23 @@ func (a *App) receiver(srv http.Handler) (http.Handler, error) {
 		return srv, nil
 	}
 	a.probe = signalapi.New(a.cfg.Signal.Config, &http.Client{Transport: a.base})
-	a.hook = httpapi.NewWebhook(httpapi.WebhookConfig{Pipeline: a.pipe, Token: a.cfg.Signal.WebhookToken, Log: a.log, Durable: a.journal.Sync})
-	h := a.hook.Mount(a.cfg.Signal.WebhookPath, srv)
+	a.hook = signalapi.NewWebhook(a.intake, a.cfg.Signal.WebhookToken, a.log)
+	h := httpapi.MountWebhook(a.cfg.Signal.WebhookPath, a.hook, srv)
 	a.log.Info("receiving by webhook: set RECEIVE_WEBHOOK_URL on the REST API", "path", a.cfg.Signal.WebhookPath)
 	return h, nil
 }
 
-// receive feeds the intake FIFO until ctx ends. In websocket mode it reads the
+// receive feeds the intake until ctx ends. In websocket mode it reads the
 // websocket. In webhook mode the HTTP server takes the frames, and this only
 // checks every webhookProbe that the REST API answers GET /v1/health (a call
 // that does not go through signal-cli and that the REST API does not log),
 // through an untraced client so the probe adds no traces.
 func (a *App) receive(ctx context.Context) {
 	if a.hook == nil {
-		_ = a.api.Receive(ctx, a.log, a.offer)
+		_ = a.api.Receive(ctx, a.log, a.intake)
 		return
 	}
 	a.hook.Watch(ctx, webhookProbe, a.probe.Health)
-}
-
-// offer queues one websocket frame; it never blocks the reader.
-func (a *App) offer(raw []byte, readAt time.Time) {
-	if _, err := a.pipe.Offer(raw, readAt, false); err != nil {
-		// A flood drops thousands: one line a minute, with the count, not one a frame.
-		if ok, held := a.dropLog.Allow(time.Now(), time.Minute); ok {
-			a.log.Warn("frame dropped", "err", err, "dropped_total", a.pipe.Stats().Dropped, "queue_depth", a.cfg.Pipeline.QueueDepth, "more_since_last_line", held)
-		}
-	}
 }
 
 // connected reports the websocket's state, or in webhook mode whether the REST

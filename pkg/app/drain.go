@@ -41,7 +41,7 @@ func (a *App) drainWebhook(ctx context.Context) {
 	// request read after the close would bring a frame whose reply may have
 	// to wait behind the REST API's next POST, which then waits on a socket
 	// no process accepts on (with a socket from systemd) until ctx ends.
-	quiet := func() bool { s := a.pipe.Stats(); return s.Depth == 0 && s.Active == 0 && a.conns.busy() == 0 }
+	quiet := func() bool { s := a.intake.Stats(); return s.Depth == 0 && s.Active == 0 && a.conns.busy() == 0 }
 	if !wait(quiet) {
 		return
 	}

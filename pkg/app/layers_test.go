@@ -90,6 +90,8 @@ func checkRule(pkg, dep string) string {
 		return fmt.Sprintf("%s imports pkg/config; a package declares its own settings struct, and only app (and the harness) read config", pkg)
 	case pkg == "pkg/telemetry" && dep != "pkg/signalid":
 		return fmt.Sprintf("pkg/telemetry imports %s; it may import only pkg/signalid", dep)
+	case slices.Contains([]string{"pkg/pipeline", "pkg/signalapi", "pkg/journal"}, pkg) && !slices.Contains(leaves, dep):
+		return fmt.Sprintf("%s imports %s; the scheduler, the receivers and the journal import only leaves (the receivers call up only through signalapi.Intake)", pkg, dep)
 	case pkg == "pkg/commands" && !slices.Contains(leaves, dep):
 		return fmt.Sprintf("pkg/commands imports %s; it declares interfaces for what it needs and imports only leaves", dep)
 	case pkg == "pkg/sim" && dep != "pkg/signalid":

@@ -1,11 +1,13 @@
-// Package bot decides what each frame gets. Decode reads the frame once, at
-// the pipeline's door: the envelope, its classification and the command
-// parsed from its text, and the sender's key for a command. The pipeline
-// calls Handle when it is that sender's turn: dispatch (span dispatch) checks
-// ANSWER_IN and drops a duplicate, resolves and scopes the command and
-// records the use under its cooldown; handle (span handler) runs the command
-// and sends the reply, waiting for the outbound budget without a slot (span
-// send.wait).
+// Package bot takes each frame in and decides what it gets. The Intake is
+// where every raw frame enters (signalapi.Intake): it starts the frame's
+// trace, decodes the frame once (the envelope, its classification, the
+// command parsed from its text and, for a command, the sender's key),
+// journals it and pushes it to the scheduler (package pipeline). When it is
+// that sender's turn, the frame's task calls Handle: dispatch (span
+// dispatch) checks ANSWER_IN and drops a duplicate, resolves and scopes the
+// command and records the use under its cooldown; handle (span handler)
+// runs the command and sends the reply, waiting for the outbound budget
+// without a slot (span send.wait).
 package bot
 
 import (
@@ -17,6 +19,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"signal-bot/pkg/commands"
+	"signal-bot/pkg/journal"
 	"signal-bot/pkg/outbound"
 	"signal-bot/pkg/signalapi"
 	"signal-bot/pkg/store"
@@ -51,9 +54,9 @@ type Deps struct {
 	// the zero value quotes none.
 	QuoteReplies QuoteMode
 	// Seen are the pairs the duplicate filter starts with, oldest first:
-	// frames answered before this process started (the journal's records).
-	// Past RecentSize, the oldest are forgotten.
-	Seen []Seen
+	// frames answered before this process started (the journal's records,
+	// journal.Left.SeenSince). Past RecentSize, the oldest are forgotten.
+	Seen []journal.Seen
 
 	// The safety limits (see docs/operations.md).
 	Gate         *outbound.Gate // the outbound budget and 429 pause (SEND_BUDGET*, RATE_LIMIT_PAUSE*): required
@@ -79,7 +82,7 @@ func (noRecorder) ReplyShed(string)            {}
 func (noRecorder) FrameIgnored(string)         {}
 func (noRecorder) StateFailed(string)          {}
 
-// Bot handles frames: it is the pipeline's Handler (Decode, Handle).
+// Bot decides what each frame gets; its Intake takes them in.
 type Bot struct {
 	d      Deps
 	tracer trace.Tracer

@@ -3,10 +3,11 @@ package bot
 import (
 	"testing"
 
+	"signal-bot/pkg/journal"
 	"signal-bot/pkg/signalapi"
 )
 
-// Decode reads a frame once: the sender's key for its turn and the message
+// decode reads a frame once: the sender's key for its turn and the message
 // dispatch answers come from the same reading. Only a command takes a turn.
 func TestDecode(t *testing.T) {
 	const account = "+48500000000"
@@ -33,7 +34,10 @@ func TestDecode(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			key, m := b.Decode([]byte(tt.raw))
+			key, m, err := b.decode([]byte(tt.raw), signalapi.ViaWebsocket)
+			if err != nil {
+				t.Fatalf("decode(%s): %v; want a Message", tt.raw, err)
+			}
 			if key != tt.wantKey || m.Skip != tt.wantSkip || (m.Err != nil) != tt.wantErr || m.In.Text != tt.wantText ||
 				m.Command != tt.wantCmd || m.IsCommand != (tt.wantCmd != "") || m.Size != len(tt.raw) {
 				t.Errorf("Decode(%s) = %q, %+v; want key %q, skip %q, error %v, text %q, command %q", tt.raw, key, m, tt.wantKey, tt.wantSkip, tt.wantErr, tt.wantText, tt.wantCmd)
@@ -42,29 +46,29 @@ func TestDecode(t *testing.T) {
 	}
 }
 
-// DedupKey is the duplicate filter's key for commands only, and a bot built
+// dedupKey is the duplicate filter's key for commands only, and a bot built
 // with Seen pairs treats them as already answered.
 func TestDedupKeyAndSeen(t *testing.T) {
 	const account = "+48500000000"
 	d := testDeps(t)
-	d.API, d.Seen = testAPI(t, noServer, account, nil), []Seen{{Sender: "u-1", Timestamp: 5}}
+	d.API, d.Seen = testAPI(t, noServer, account, nil), []journal.Seen{{Sender: "u-1", Timestamp: 5}}
 	b := New(d)
 	tests := []struct {
 		name   string
 		raw    string
-		want   Seen
+		want   journal.Seen
 		wantOK bool
 	}{
-		{"command", `{"envelope":{"sourceUuid":"u-1","timestamp":5,"dataMessage":{"message":"!pomoc"}}}`, Seen{"u-1", 5}, true},
-		{"chatter", `{"envelope":{"sourceUuid":"u-1","timestamp":6,"dataMessage":{"message":"hello"}}}`, Seen{}, false},
-		{"receipt", `{"envelope":{"sourceUuid":"u-1","receiptMessage":{}}}`, Seen{}, false},
-		{"not json", `not json`, Seen{}, false},
+		{"command", `{"envelope":{"sourceUuid":"u-1","timestamp":5,"dataMessage":{"message":"!pomoc"}}}`, journal.Seen{Sender: "u-1", Timestamp: 5}, true},
+		{"chatter", `{"envelope":{"sourceUuid":"u-1","timestamp":6,"dataMessage":{"message":"hello"}}}`, journal.Seen{}, false},
+		{"receipt", `{"envelope":{"sourceUuid":"u-1","receiptMessage":{}}}`, journal.Seen{}, false},
+		{"not json", `not json`, journal.Seen{}, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, msg := b.Decode([]byte(tt.raw))
-			if got, ok := DedupKey(msg); got != tt.want || ok != tt.wantOK {
-				t.Errorf("DedupKey = %+v, %v; want %+v, %v", got, ok, tt.want, tt.wantOK)
+			_, msg, _ := b.decode([]byte(tt.raw), signalapi.ViaWebsocket)
+			if got, ok := dedupKey(msg); got != tt.want || ok != tt.wantOK {
+				t.Errorf("dedupKey = %+v, %v; want %+v, %v", got, ok, tt.want, tt.wantOK)
 			}
 		})
 	}

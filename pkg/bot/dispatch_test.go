@@ -20,7 +20,6 @@ import (
 
 	"signal-bot/pkg/commands"
 	"signal-bot/pkg/outbound"
-	"signal-bot/pkg/pipeline"
 	"signal-bot/pkg/signalapi"
 	"signal-bot/pkg/signalid"
 	"signal-bot/pkg/store"
@@ -467,29 +466,29 @@ func newHarness(t *testing.T, setup func(t *testing.T, d *Deps)) *harness {
 	return h
 }
 
-// run hands one raw frame to the bot the way the app does (a pipeline with the
-// bot's Decode and Handle, one slot) and waits until it is done. It returns the
-// frame's spans and the sends it made.
+// run hands one raw frame to the bot the way the app does (the bot's
+// Intake, one slot) and waits until it is done. It returns the frame's spans
+// and the sends it made.
 func (h *harness) run(t *testing.T, raw []byte) frameResult {
 	t.Helper()
-	p := pipeline.New(testPipeline(1), pipeline.Hooks{}, h.tp, h.bot)
+	in := NewIntake(h.bot, nil, testPipeline(1))
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		p.Run()
+		in.Run()
 	}()
-	sc, offerErr := p.Offer(raw, h.clock.now(), false)
-	p.Close()
+	id, offerErr := in.Offer(context.Background(), raw, h.clock.now(), signalapi.ViaWebsocket)
+	in.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	if cut := p.Wait(ctx); cut != 0 {
+	if cut := in.Wait(ctx); cut != 0 {
 		t.Fatalf("the frame was cut off after 10 s")
 	}
 	<-done
 	if offerErr != nil {
 		t.Fatalf("Offer: %v", offerErr)
 	}
-	return frameResult{spans: h.spansOf(sc.TraceID()), sends: h.api.take()}
+	return frameResult{spans: h.spansOf(id), sends: h.api.take()}
 }
 
 // frame is the raw frame of m, as the REST API delivers it.

@@ -17,17 +17,17 @@ const ShedQuiet = "quiet"
 // shedCancelled is the reason of a reply whose frame ended while it waited to be sent.
 const shedCancelled = "cancelled"
 
-// awaitSend waits, without holding a slot (pipeline.WaitOutside), until the outbound gate lets a reply with
-// attachments go to chat. It returns "" when the reply may be sent now, else why it is
+// awaitSend waits, without holding the task's slot s (Slot.WaitOutside), until the outbound
+// gate lets a reply with attachments go to chat. It returns "" when the reply may be sent now, else why it is
 // shed; a shed reply has taken nothing from the budget.
-func (b *Bot) awaitSend(ctx context.Context, chat string, attachments int) string {
+func (b *Bot) awaitSend(ctx context.Context, s *pipeline.Slot, chat string, attachments int) string {
 	t, reason := b.d.Gate.Reserve(chat, attachments, time.Now())
 	if reason != "" {
 		return reason
 	}
 	if d := time.Until(t.At); d > 0 {
 		ctx, span := b.tracer.Start(ctx, telemetry.SpanSendWait)
-		err := pipeline.WaitOutside(ctx, func() error {
+		err := s.WaitOutside(ctx, func() error {
 			timer := time.NewTimer(d)
 			defer timer.Stop()
 			select {

@@ -9,6 +9,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"signal-bot/pkg/commands"
+	"signal-bot/pkg/pipeline"
 	"signal-bot/pkg/signalapi"
 	"signal-bot/pkg/telemetry"
 )
@@ -27,27 +28,39 @@ type Message struct {
 	IsCommand     bool
 }
 
-// Decode reads and classifies a raw frame; it is the pipeline's Decode, so
-// the sender's turn is keyed from the same reading that dispatch uses. It
-// returns the sender's key only for a command: a frame that gets no reply at
-// all (a receipt, typing, plain text, a malformed or error frame) takes no
-// turn and waits for nobody.
-func (b *Bot) Decode(raw []byte) (string, *Message) {
+// decode reads and classifies a raw frame, once, at the intake's door, so
+// the sender's turn is keyed from the same reading that dispatch uses: a
+// websocket or synthetic frame with signalapi.DecodeFrame, a webhook's
+// JSON-RPC line with signalapi.DecodeLine. It returns the sender's key only
+// for a command: a frame that gets no reply at all (a receipt, typing, plain
+// text, a malformed or error frame) takes no turn and waits for nobody. The
+// error is a webhook line that carries no frame (signalapi.ErrNotReceive,
+// signalapi.ErrBadLine); a malformed frame is a Message with Err.
+func (b *Bot) decode(raw []byte, via signalapi.Via) (string, *Message, error) {
 	m := &Message{Size: len(raw)}
-	frame, err := signalapi.DecodeFrame(raw)
+	var frame signalapi.Frame
+	var err error
+	if via == signalapi.ViaWebhook {
+		frame, err = signalapi.DecodeLine(raw)
+		if errors.Is(err, signalapi.ErrNotReceive) || errors.Is(err, signalapi.ErrBadLine) {
+			return "", nil, err
+		}
+	} else {
+		frame, err = signalapi.DecodeFrame(raw)
+	}
 	if err != nil {
 		m.Err = err
-		return "", m
+		return "", m, nil
 	}
 	m.In, m.Skip = signalapi.Classify(frame, b.d.API.Number())
 	m.ErrorText = frame.Error
 	if m.Skip != signalapi.SkipNone {
-		return "", m
+		return "", m, nil
 	}
 	if m.Command, m.Args, m.IsCommand = commands.Parse(m.In.Text); !m.IsCommand {
-		return "", m
+		return "", m, nil
 	}
-	return m.In.SenderKey(), m
+	return m.In.SenderKey(), m, nil
 }
 
 // work is what dispatch decided for a frame that gets a reply.
@@ -60,9 +73,10 @@ type work struct {
 	silent  bool            // no reply at all: outcome says why
 }
 
-// Handle runs one message when it is its sender's turn: dispatch, then the
-// handler. It is the pipeline's Handle.
-func (b *Bot) Handle(ctx context.Context, m *Message) {
+// Handle runs one message when it is its sender's turn, in the frame's task
+// holding slot s: dispatch, then the handler. ctx carries the frame's root
+// span.
+func (b *Bot) Handle(ctx context.Context, s *pipeline.Slot, m *Message) {
 	root := trace.SpanFromContext(ctx)
 	w := b.dispatch(ctx, m)
 	if w == nil {
@@ -73,7 +87,7 @@ func (b *Bot) Handle(ctx context.Context, m *Message) {
 		root.SetAttributes(telemetry.AttrOutcome.String(w.outcome))
 		return
 	}
-	outcome := b.handle(ctx, w)
+	outcome := b.handle(ctx, s, w)
 	root.SetAttributes(telemetry.AttrOutcome.String(outcome))
 }
 
@@ -119,6 +133,14 @@ func (b *Bot) dispatch(ctx context.Context, m *Message) *work {
 		return b.refusal(ctx, w, cmd.Name, cmd.Cooldown)
 	}
 	w.name, w.req.Command = cmd.Name, cmd
+	return b.use(ctx, span, w)
+}
+
+// use checks w's command's cooldown and records the use, in one step in
+// memory (the store commits it later): the work as it is when the use is
+// allowed, a "wait" refusal when it is not, an apology when recording failed.
+func (b *Bot) use(ctx context.Context, span trace.Span, w *work) *work {
+	cmd, chat := w.req.Command, w.req.Chat
 	cooldown := b.d.Overrides.Cooldown(chat, cmd, w.req.Now)
 	use, err := b.d.Store.Use(w.req.Sender, chat.Key(), cmd.Name, w.req.Now, cooldown)
 	b.state.note(err, w.req.Now)
@@ -176,8 +198,9 @@ func (b *Bot) elsewhere(ctx context.Context, in signalapi.Incoming) {
 }
 
 // handle runs the command (or the fixed reply) and sends the answer, inside
-// the handler span. It returns the frame's outcome.
-func (b *Bot) handle(ctx context.Context, w *work) string {
+// the handler span, giving s up while the reply waits for the outbound
+// budget. It returns the frame's outcome.
+func (b *Bot) handle(ctx context.Context, s *pipeline.Slot, w *work) string {
 	ctx, span := b.tracer.Start(ctx, telemetry.SpanHandler, trace.WithAttributes(telemetry.AttrCommand.String(w.name)))
 	defer span.End()
 	replied := b.showTyping(ctx, w)
@@ -206,7 +229,7 @@ func (b *Bot) handle(ctx context.Context, w *work) string {
 	for _, p := range reply.Pictures {
 		out.Attachments = append(out.Attachments, p.DataURI)
 	}
-	if reason := b.awaitSend(ctx, out.Recipient, len(out.Attachments)); reason != "" {
+	if reason := b.awaitSend(ctx, s, out.Recipient, len(out.Attachments)); reason != "" {
 		b.shed(ctx, w, reason)
 		return telemetry.OutcomeShed
 	}

@@ -3,6 +3,7 @@ package bot
 import (
 	"sync"
 
+	"signal-bot/pkg/journal"
 	"signal-bot/pkg/signalapi"
 )
 
@@ -10,21 +11,15 @@ import (
 // remembers; the journal keeps as many in the state file (Deps.Seen).
 const RecentSize = 4096
 
-// Seen is a (sender, timestamp) pair the duplicate filter knows from
-// before this process: a frame the last one answered.
-type Seen struct {
-	Sender    string
-	Timestamp int64
-}
-
-// DedupKey is the duplicate filter's key of m, a message from Decode: the
+// dedupKey is the duplicate filter's key of m, a message from decode: the
 // sender and the message's timestamp, for a command (the only messages the
-// filter looks at). ok is false for any other frame.
-func DedupKey(m *Message) (key Seen, ok bool) {
+// filter looks at). ok is false for any other frame. The journal keeps it
+// with the frame and writes it to the state file once the frame is finished.
+func dedupKey(m *Message) (key journal.Seen, ok bool) {
 	if m == nil || m.Err != nil || m.Skip != signalapi.SkipNone || !m.IsCommand {
-		return Seen{}, false
+		return journal.Seen{}, false
 	}
-	key = Seen{Sender: m.In.SenderKey(), Timestamp: m.In.Timestamp}
+	key = journal.Seen{Sender: m.In.SenderKey(), Timestamp: m.In.Timestamp}
 	return key, key.Sender != ""
 }
 

@@ -8,10 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"go.opentelemetry.io/otel/trace/noop"
-
 	"signal-bot/pkg/commands"
-	"signal-bot/pkg/pipeline"
 	"signal-bot/pkg/signalapi"
 	"signal-bot/pkg/sim"
 	"signal-bot/pkg/store"
@@ -48,9 +45,9 @@ func TestFailedStateWriteIsNotSilence(t *testing.T) {
 	d := testDeps(t)
 	d.API, d.Store, d.Recorder = testAPI(t, url, s.Number(), &http.Client{Transport: tr}), st, rec
 	b := New(d)
-	p := pipeline.New(testPipeline(4), pipeline.Hooks{}, noop.NewTracerProvider(), b)
+	p := NewIntake(b, nil, testPipeline(4))
 	go p.Run()
-	if _, err := p.Offer(signalapi.TextFrame(s.Number(), sim.DefaultSender, "", "", "", "!pomoc", 1), time.Now(), false); err != nil {
+	if _, err := p.Offer(context.Background(), signalapi.TextFrame(s.Number(), sim.DefaultSender, "", "", "", "!pomoc", 1), time.Now(), signalapi.ViaWebsocket); err != nil {
 		t.Fatal(err)
 	}
 	p.Close()

@@ -60,7 +60,7 @@ func (s *Server) selftest(w http.ResponseWriter, r *http.Request) {
 		number, uuid = "", selftestUUID(fmt.Sprintf("%s#%d", s.cfg.SelftestSender, body.Sender))
 	}
 	raw := signalapi.TextFrame(s.d.Account, number, uuid, "selftest", gid, body.Text, ts)
-	sc, err := s.d.Pipeline.Offer(raw, time.Now(), true)
+	id, err := s.d.Pipeline.Offer(r.Context(), raw, time.Now(), signalapi.ViaSelftest)
 	if err != nil {
 		status := http.StatusServiceUnavailable
 		if !errors.Is(err, pipeline.ErrFull) && !errors.Is(err, pipeline.ErrBytes) && !errors.Is(err, pipeline.ErrClosed) {
@@ -71,9 +71,9 @@ func (s *Server) selftest(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.SelftestTimeout)
 	defer cancel()
-	b, err := s.d.OwnTime.Await(ctx, sc.TraceID())
+	b, err := s.d.OwnTime.Await(ctx, id)
 	if err != nil {
-		writeError(w, ctxErrStatus(err), fmt.Sprintf("no complete trace %s: %v", sc.TraceID(), err))
+		writeError(w, ctxErrStatus(err), fmt.Sprintf("no complete trace %s: %v", id, err))
 		return
 	}
 	switch b.Outcome {

@@ -1,5 +1,6 @@
 // Package httpapi serves the bot's own endpoints: POST /_selftest, the
-// cooldown override, GET /healthz and GET /metrics.
+// cooldown override, GET /healthz and GET /metrics, and mounts the webhook
+// receiver (signalapi.Webhook) beside them.
 package httpapi
 
 import (
@@ -11,14 +12,12 @@ import (
 	"net"
 	"net/http"
 	"strings"
-	"time"
-
-	"go.opentelemetry.io/otel/trace"
 
 	"signal-bot/pkg/bot"
 	"signal-bot/pkg/commands"
 	"signal-bot/pkg/journal"
 	"signal-bot/pkg/pipeline"
+	"signal-bot/pkg/signalapi"
 	"signal-bot/pkg/signalid"
 	"signal-bot/pkg/store"
 	"signal-bot/pkg/telemetry"
@@ -27,10 +26,11 @@ import (
 // maxBody bounds every request body of these endpoints.
 const maxBody = 4 << 10
 
-// Intake is the pipeline as the endpoints see it: where frames go in, and
-// its figures. *pipeline.Pipeline is one.
+// Intake is the bot's intake as the endpoints see it: where /_selftest's
+// synthetic frames go in (signalapi.ViaSelftest), and the scheduler's
+// figures for /healthz. *bot.Intake is one.
 type Intake interface {
-	Offer(raw []byte, readAt time.Time, synthetic bool) (trace.SpanContext, error)
+	signalapi.Intake
 	Stats() pipeline.Stats
 }
 

@@ -51,10 +51,10 @@ func TestLeftFramesComeBackInOrder(t *testing.T) {
 	at := time.Unix(1700000000, 123)
 	var ids []uint64
 	for i := range 4 {
-		ids = append(ids, j.Add([]byte(fmt.Sprintf("frame %d", i)), at.Add(time.Duration(i)), i == 2, Seen{Sender: fmt.Sprintf("s%d", i), Timestamp: int64(i)}))
+		ids = append(ids, j.Add(Entry{Raw: []byte(fmt.Sprintf("frame %d", i)), ReadAt: at.Add(time.Duration(i)), Synthetic: i == 2, Line: i == 3, Seen: Seen{Sender: fmt.Sprintf("s%d", i), Timestamp: int64(i)}}))
 	}
-	j.Add([]byte("no key"), at, false, Seen{})
-	j.Done(ids[1])
+	j.Add(Entry{Raw: []byte("no key"), ReadAt: at})
+	j.Finish(ids[1])
 	if st := j.Stats(); st.Pending != 4 || st.Bytes != int64(len("frame 0")*3+len("no key")) {
 		t.Errorf("stats %+v; want 4 pending", st)
 	}
@@ -62,7 +62,7 @@ func TestLeftFramesComeBackInOrder(t *testing.T) {
 	want := []Entry{
 		{ID: ids[0], ReadAt: at, Seen: Seen{"s0", 0}, Raw: []byte("frame 0")},
 		{ID: ids[2], ReadAt: at.Add(2), Synthetic: true, Seen: Seen{"s2", 2}, Raw: []byte("frame 2")},
-		{ID: ids[3], ReadAt: at.Add(3), Seen: Seen{"s3", 3}, Raw: []byte("frame 3")},
+		{ID: ids[3], ReadAt: at.Add(3), Line: true, Seen: Seen{"s3", 3}, Raw: []byte("frame 3")},
 		{ID: ids[3] + 1, ReadAt: at, Raw: []byte("no key")},
 	}
 	if len(left.Frames) != len(want) {
@@ -70,7 +70,7 @@ func TestLeftFramesComeBackInOrder(t *testing.T) {
 	}
 	for i, e := range left.Frames {
 		w := want[i]
-		if e.ID != w.ID || !e.ReadAt.Equal(w.ReadAt) || e.Synthetic != w.Synthetic || e.Seen != w.Seen || string(e.Raw) != string(w.Raw) {
+		if e.ID != w.ID || !e.ReadAt.Equal(w.ReadAt) || e.Synthetic != w.Synthetic || e.Line != w.Line || e.Seen != w.Seen || string(e.Raw) != string(w.Raw) {
 			t.Errorf("frame %d = %+v; want %+v", i, e, w)
 		}
 	}
@@ -82,8 +82,8 @@ func TestLeftFramesComeBackInOrder(t *testing.T) {
 	}
 	// A replayed frame done now writes its Seen as a new frame would; new
 	// ids continue after the left ones.
-	j.Done(ids[2])
-	if id := j.Add([]byte("new"), at, false, Seen{}); id <= ids[3]+1 {
+	j.Finish(ids[2])
+	if id := j.Add(Entry{Raw: []byte("new"), ReadAt: at}); id <= ids[3]+1 {
 		t.Errorf("new id %d after left ids up to %d", id, ids[3]+1)
 	}
 	_, _, left = reopen(t, s, path, on)
@@ -98,8 +98,8 @@ func TestSeenBounded(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "state.db")
 	s, j, _ := open(t, path, on)
 	for i := range 5 {
-		id := j.Add([]byte("f"), time.Now(), false, Seen{Sender: "s", Timestamp: int64(i)})
-		j.Done(id)
+		id := j.Add(Entry{Raw: []byte("f"), ReadAt: time.Now(), Seen: Seen{Sender: "s", Timestamp: int64(i)}})
+		j.Finish(id)
 		time.Sleep(time.Millisecond) // distinct done times
 	}
 	s, j, left := reopen(t, s, path, on)
@@ -112,7 +112,7 @@ func TestSeenBounded(t *testing.T) {
 		}
 	}
 	// Reopened with records already at the bound, one more still prunes one.
-	j.Done(j.Add([]byte("f"), time.Now(), false, Seen{Sender: "s", Timestamp: 9}))
+	j.Finish(j.Add(Entry{Raw: []byte("f"), ReadAt: time.Now(), Seen: Seen{Sender: "s", Timestamp: 9}}))
 	_, _, left = reopen(t, s, path, on)
 	if len(left.Seen) != 3 || left.Seen[2].Timestamp != 9 || left.Seen[0].Timestamp != 3 {
 		t.Errorf("seen %+v; want timestamps 3, 4, 9", left.Seen)
@@ -138,7 +138,7 @@ func TestFullIsCountedNotBlocking(t *testing.T) {
 			_, j, _ := open(t, filepath.Join(t.TempDir(), "state.db"), tt.cfg)
 			ids := 0
 			for range tt.adds {
-				if j.Add([]byte("0123456789"), time.Now(), false, Seen{}) != 0 {
+				if j.Add(Entry{Raw: []byte("0123456789"), ReadAt: time.Now()}) != 0 {
 					ids++
 				}
 			}
@@ -147,15 +147,15 @@ func TestFullIsCountedNotBlocking(t *testing.T) {
 			}
 		})
 	}
-	// Done makes room again.
+	// Finish makes room again.
 	_, j, _ := open(t, filepath.Join(t.TempDir(), "state.db"), Config{MaxFrames: 1, MaxBytes: 1 << 20})
-	id := j.Add([]byte("a"), time.Now(), false, Seen{})
-	if j.Add([]byte("b"), time.Now(), false, Seen{}) != 0 {
+	id := j.Add(Entry{Raw: []byte("a"), ReadAt: time.Now()})
+	if j.Add(Entry{Raw: []byte("b"), ReadAt: time.Now()}) != 0 {
 		t.Fatal("a second frame fit a journal of 1")
 	}
-	j.Done(id)
-	if j.Add([]byte("c"), time.Now(), false, Seen{}) == 0 {
-		t.Error("no room after Done")
+	j.Finish(id)
+	if j.Add(Entry{Raw: []byte("c"), ReadAt: time.Now()}) == 0 {
+		t.Error("no room after Finish")
 	}
 }
 
@@ -173,8 +173,8 @@ func TestDroppedLeftFramesLeave(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "state.db")
 			s, j, _ := open(t, path, on)
-			j.Add([]byte("a"), time.Now(), false, Seen{Sender: "s", Timestamp: 1})
-			j.Add([]byte("b"), time.Now(), false, Seen{Sender: "s", Timestamp: 2})
+			j.Add(Entry{Raw: []byte("a"), ReadAt: time.Now(), Seen: Seen{Sender: "s", Timestamp: 1}})
+			j.Add(Entry{Raw: []byte("b"), ReadAt: time.Now(), Seen: Seen{Sender: "s", Timestamp: 2}})
 			s, j, left := reopen(t, s, path, on)
 			tt.drop(j, left.Frames[0].ID)
 			tt.drop(j, left.Frames[0].ID) // twice: counted and forgotten once
@@ -198,11 +198,11 @@ func TestDoneOfOversizedSenderLeaves(t *testing.T) {
 	s, j, _ := open(t, path, on)
 	at := time.Unix(1700000000, 0)
 	big := strings.Repeat("u", 40<<10)
-	a := j.Add([]byte("frame a"), at, false, Seen{Sender: "a", Timestamp: 1})
-	b := j.Add([]byte("frame big"), at, false, Seen{Sender: big, Timestamp: 2})
-	c := j.Add([]byte("frame c"), at, false, Seen{Sender: "c", Timestamp: 3})
+	a := j.Add(Entry{Raw: []byte("frame a"), ReadAt: at, Seen: Seen{Sender: "a", Timestamp: 1}})
+	b := j.Add(Entry{Raw: []byte("frame big"), ReadAt: at, Seen: Seen{Sender: big, Timestamp: 2}})
+	c := j.Add(Entry{Raw: []byte("frame c"), ReadAt: at, Seen: Seen{Sender: "c", Timestamp: 3}})
 	for _, id := range []uint64{a, b, c} {
-		j.Done(id)
+		j.Finish(id)
 	}
 	if err := s.WaitCommitted(context.Background()); err != nil {
 		t.Fatal(err)

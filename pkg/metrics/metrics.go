@@ -10,6 +10,7 @@ package metrics
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"time"
 
@@ -61,10 +62,18 @@ type Metrics struct {
 	shed      metric.Int64Counter
 	ignored   metric.Int64Counter
 	stateErrs metric.Int64Counter
+	log       *slog.Logger
+	after     func(telemetry.Block) // nil: none
 }
 
 // New sets up the provider, its own Prometheus registry and the instruments.
-func New(src Sources) (*Metrics, error) {
+// log gets the "served" line of every frame that reached a command (Served);
+// nil discards. after, when set, is given each such block once its line is
+// logged (the sandbox prints it).
+func New(src Sources, log *slog.Logger, after func(telemetry.Block)) (*Metrics, error) {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
 	reg := prometheus.NewRegistry()
 	exp, err := otelprom.New(otelprom.WithRegisterer(reg), otelprom.WithoutScopeInfo(),
 		otelprom.WithTranslationStrategy(otlptranslator.UnderscoreEscapingWithSuffixes))
@@ -72,6 +81,7 @@ func New(src Sources) (*Metrics, error) {
 		return nil, fmt.Errorf("set up metrics: %w", err)
 	}
 	m := &Metrics{
+		log: log, after: after,
 		// Exemplars only for sampled frames: the others never reach Jaeger.
 		provider: sdkmetric.NewMeterProvider(sdkmetric.WithReader(exp), sdkmetric.WithExemplarFilter(exemplar.TraceBasedFilter)),
 		// OpenMetrics when the scraper asks for it (Accept), the only format
@@ -90,15 +100,24 @@ func (m *Metrics) Handler() http.Handler { return m.handler }
 // Shutdown stops the provider.
 func (m *Metrics) Shutdown(ctx context.Context) error { return m.provider.Shutdown(ctx) }
 
-// Served records one completed frame that reached a command; it is the
-// OwnTime processor's OnBlock path and stays cheap.
+// Served is what becomes of a finished timing block, the OwnTime processor's
+// OnBlock: for a frame that reached a command, the replies counter, the
+// own_ms and round_trip_ms histograms and the "served" log line
+// (docs/timing.md); other frames are not counted. It stays cheap.
 func (m *Metrics) Served(b telemetry.Block) {
+	if b.Command == "" {
+		return
+	}
 	ctx := context.Background()
 	cmd := metric.WithAttributes(attribute.String("command", b.Command))
 	m.replies.Add(ctx, 1, metric.WithAttributes(attribute.String("command", b.Command), attribute.String("outcome", b.Outcome)))
 	ex := exemplarContext(b)
 	m.own.Record(ex, b.OwnMS, cmd)
 	m.roundTrip.Record(ex, b.RoundTripMS, cmd)
+	m.log.Info("served", telemetry.ServedArgs(b)...)
+	if m.after != nil {
+		m.after(b)
+	}
 }
 
 // exemplarContext carries the frame's root span, so that the histograms'

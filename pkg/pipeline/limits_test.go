@@ -12,9 +12,9 @@ func TestSenderQueueDropsAtTheDoor(t *testing.T) {
 	done := make(chan string, 16)
 	cfg := testConfig(1, 100)
 	cfg.SenderQueue = 2
-	p := start(t, cfg, func(ctx context.Context, msg string) {
+	p := start(t, cfg, func(ctx context.Context, s *Slot, msg string) {
 		if msg[0] == 'a' { // a slow sender: waits without its slot
-			if err := WaitOutside(ctx, func() error { <-release; return nil }); err != nil {
+			if err := s.WaitOutside(ctx, func() error { <-release; return nil }); err != nil {
 				t.Error(err)
 			}
 		}
@@ -30,8 +30,8 @@ func TestSenderQueueDropsAtTheDoor(t *testing.T) {
 		{"-1", nil}, {"-2", nil}, {"-3", nil}, {"-4", nil}, // frames without a sender are not counted
 	}
 	for _, o := range offers {
-		if _, err := p.Offer([]byte(o.raw), time.Now(), false); !errors.Is(err, o.wantErr) {
-			t.Errorf("Offer(%s) = %v; want %v", o.raw, err, o.wantErr)
+		if err := push(p, o.raw); !errors.Is(err, o.wantErr) {
+			t.Errorf("Push(%s) = %v; want %v", o.raw, err, o.wantErr)
 		}
 	}
 	if got := <-done; got != "b1" {
@@ -46,8 +46,8 @@ func TestSenderQueueDropsAtTheDoor(t *testing.T) {
 	for range 3 {
 		<-done
 	}
-	if _, err := p.Offer([]byte("a5"), time.Now(), false); err != nil {
-		t.Errorf("Offer(a5) after a's frames finished = %v; want nil", err)
+	if err := push(p, "a5"); err != nil {
+		t.Errorf("Push(a5) after a's frames finished = %v; want nil", err)
 	}
 	<-done
 	if st := p.Stats(); st.DroppedSender != 1 || st.Dropped != 1 || st.Accepted != 9 {
@@ -60,18 +60,18 @@ func TestQueueBytesBound(t *testing.T) {
 	done := make(chan struct{}, 4)
 	cfg := testConfig(1, 100)
 	cfg.QueueBytes = 10
-	p := start(t, cfg, func(ctx context.Context, msg string) {
+	p := start(t, cfg, func(ctx context.Context, s *Slot, msg string) {
 		<-release
 		done <- struct{}{}
 	})
-	if _, err := p.Offer([]byte("-12345"), time.Now(), false); err != nil {
+	if err := push(p, "-12345"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := p.Offer([]byte("-12345"), time.Now(), false); !errors.Is(err, ErrBytes) {
-		t.Errorf("12 bytes held of 10: Offer = %v; want ErrBytes", err)
+	if err := push(p, "-12345"); !errors.Is(err, ErrBytes) {
+		t.Errorf("12 bytes held of 10: Push = %v; want ErrBytes", err)
 	}
-	if _, err := p.Offer([]byte("-123"), time.Now(), false); err != nil {
-		t.Errorf("10 bytes held of 10: Offer = %v; want nil", err)
+	if err := push(p, "-123"); err != nil {
+		t.Errorf("10 bytes held of 10: Push = %v; want nil", err)
 	}
 	close(release)
 	<-done

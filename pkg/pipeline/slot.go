@@ -2,35 +2,90 @@ package pipeline
 
 import "context"
 
-// slot is a task's share of the Limit. A task gives it up while it waits for
-// something that needs no slot (its sender's turn, the outbound budget), so
-// that waiting never keeps other people's frames in the queue. Only the
-// task's own goroutine uses it.
-type slot struct {
+// Run hands queued items to tasks, one slot each, until Close has been
+// called and the queue is empty. Call it once. fn runs in the item's task
+// with the task's Slot, once for every item pushed: ctx ends at the item's
+// FrameTimeout or at the hard stop (Wait's deadline). An item still queued
+// at the hard stop is handed over all the same, its ctx already done and
+// s.Stopped() true, so that fn can tell it was cut off.
+func (p *Pipeline[T]) Run(fn func(ctx context.Context, s *Slot, v T)) {
+	defer close(p.stopped)
+	for it := range p.fifo {
+		if it.key != "" {
+			p.turns.reserve(it.key, it.seq) // in arrival order: the scheduler is one goroutine
+		}
+		// The task starts only once a slot is free. (Taking the item first,
+		// not the slot, keeps the scheduler from sitting on a slot that a task
+		// coming back from a wait needs while the queue is empty.)
+		p.slots <- struct{}{}
+		// Active before queued goes down: a reader of Stats never sees the
+		// item in neither (both zero while an item is on its way to a task).
+		p.active.Add(1)
+		p.queued.Add(-1)
+		p.tasks.Add(1)
+		go p.task(fn, it)
+	}
+}
+
+// task runs fn for it, holding a slot except while fn waits outside it.
+func (p *Pipeline[T]) task(fn func(context.Context, *Slot, T), it *item[T]) {
+	s := &Slot{slots: p.slots, held: true, base: p.base}
+	if it.key != "" {
+		s.turn = p.turns.ready(it.key, it.seq)
+	}
+	ctx, cancel := context.WithTimeout(p.base, p.cfg.FrameTimeout)
+	defer func() {
+		cancel()
+		p.release(it)
+		s.release()
+		p.active.Add(-1)
+		p.tasks.Done()
+	}()
+	fn(ctx, s, it.val)
+}
+
+// Slot is a task's share of the Limit, handed to Run's fn. A task gives it
+// up while it waits for something that needs no slot (its key's turn, the
+// outbound budget), so that waiting never keeps other people's items in the
+// queue. Only the task's own goroutine uses it.
+type Slot struct {
 	slots chan struct{}
 	held  bool
+	turn  <-chan struct{} // closed when it is the item's turn; nil: no key
+	base  context.Context // done at the hard stop
 }
 
-// slotKey is the context key under which Handle's ctx carries its task's slot.
-type slotKey struct{}
+// AwaitTurn waits, without holding the slot, until every earlier item of the
+// task's key has finished. fn calls it before the work that must keep the
+// key's order; an item without a key has its turn at once. It returns ctx's
+// error if the turn did not come in time.
+func (s *Slot) AwaitTurn(ctx context.Context) error {
+	if s == nil || s.turn == nil {
+		return nil
+	}
+	select {
+	case <-s.turn:
+		return nil
+	default:
+	}
+	return s.WaitOutside(ctx, func() error {
+		select {
+		case <-s.turn:
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	})
+}
 
-// WaitOutside runs wait without a slot: called from a Handle (in the frame's
-// task, on its goroutine), it gives the task's slot up, runs wait and takes a
-// slot again, so that other frames run meanwhile. It returns wait's error, or
-// ctx's if no slot came back in time. Outside a pipeline task it just runs
-// wait.
-func WaitOutside(ctx context.Context, wait func() error) error {
-	s, ok := ctx.Value(slotKey{}).(*slot)
-	if !ok {
+// WaitOutside runs wait without the slot: it gives the slot up, runs wait
+// and takes a slot again, so that other items run meanwhile. It returns
+// wait's error, or ctx's if no slot came back in time (the slot is then not
+// held). On a nil Slot (outside a task) it just runs wait.
+func (s *Slot) WaitOutside(ctx context.Context, wait func() error) error {
+	if s == nil {
 		return wait()
 	}
-	return s.wait(ctx, wait)
-}
-
-// wait gives the slot up, runs wait, and takes a slot again. It returns
-// wait's error, or ctx's if no slot came back in time (the slot is then not
-// held).
-func (s *slot) wait(ctx context.Context, wait func() error) error {
 	s.release()
 	if err := wait(); err != nil {
 		return err
@@ -44,7 +99,11 @@ func (s *slot) wait(ctx context.Context, wait func() error) error {
 	}
 }
 
-func (s *slot) release() {
+// Stopped reports whether the hard stop has come (Wait's deadline passed):
+// the item is then cut off, not finished, whatever fn did with it.
+func (s *Slot) Stopped() bool { return s != nil && s.base.Err() != nil }
+
+func (s *Slot) release() {
 	if s.held {
 		s.held = false
 		<-s.slots

@@ -2,11 +2,11 @@ package pipeline
 
 import "sync"
 
-// turns orders the frames of each key (sender): the scheduler reserves a
-// turn for every frame with a key in arrival order, a frame's task waits
-// until its turn is first, and the pipeline ends the turn when the task ends. So one
-// sender's commands run one after another, in the order they were sent, and
-// keys with no frame in flight take no memory.
+// turns orders the items of each key (sender): the scheduler reserves a
+// turn for every item with a key in arrival order, an item's task waits
+// until its turn is first (Slot.AwaitTurn), and the pipeline ends the turn
+// when the task ends. So one sender's commands run one after another, in
+// the order they were sent, and keys with no item in flight take no memory.
 type turns struct {
 	mu   sync.Mutex
 	keys map[string][]*turn
@@ -46,8 +46,8 @@ func (t *turns) ready(key string, seq uint64) <-chan struct{} {
 	return c
 }
 
-// done ends seq's turn (waiting or current) and lets the next one go.
-func (t *turns) done(key string, seq uint64) {
+// end ends seq's turn (waiting or current) and lets the next one go.
+func (t *turns) end(key string, seq uint64) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	q := t.keys[key]
@@ -68,14 +68,14 @@ func (t *turns) done(key string, seq uint64) {
 	}
 }
 
-// len is the number of keys with frames in flight.
+// len is the number of keys with items in flight.
 func (t *turns) len() int {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return len(t.keys)
 }
 
-// pending counts each key's frames from Offer until they finish, so that one
+// pending counts each key's items from Push until they finish, so that one
 // sender's flood is cut at the door, before it takes FIFO places from others.
 type pending struct {
 	mu sync.Mutex
@@ -84,10 +84,10 @@ type pending struct {
 
 func newPending() *pending { return &pending{n: make(map[string]int)} }
 
-// add counts a frame of key unless limit frames already wait behind a running
-// one (limit+1 in all). Key "" (no sender: receipts,
-// typing, malformed frames, which get no reply and finish at once) is not
-// limited: dropping those would count a loss where nothing is lost.
+// add counts an item of key unless limit items already wait behind a
+// running one (limit+1 in all). Key "" (no sender: receipts, typing,
+// malformed frames, which get no reply and finish at once) is not limited:
+// dropping those would count a loss where nothing is lost.
 func (p *pending) add(key string, limit int) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -98,8 +98,8 @@ func (p *pending) add(key string, limit int) bool {
 	return true
 }
 
-// done uncounts a frame of key.
-func (p *pending) done(key string) {
+// remove uncounts an item of key.
+func (p *pending) remove(key string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.n[key] <= 1 {

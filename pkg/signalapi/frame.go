@@ -4,7 +4,9 @@ package signalapi
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"strings"
 )
 
 // Frame is one websocket text frame: the raw params of a signal-cli
@@ -75,4 +77,54 @@ func DecodeFrame(raw []byte) (Frame, error) {
 		return Frame{}, fmt.Errorf("decode frame: %w", err)
 	}
 	return f, nil
+}
+
+// Errors of DecodeLine for a line that carries no frame.
+var (
+	// ErrNotReceive is a line of another method than "receive": ignored, as
+	// the REST API ignores them.
+	ErrNotReceive = errors.New("not a receive notification")
+	// ErrBadLine is a body that is no JSON-RPC line, or a receive line
+	// without params.
+	ErrBadLine = errors.New("bad JSON-RPC line")
+)
+
+// rpcLine is a JSON-RPC line as the REST API's webhook POSTs it, decoded in
+// one pass, its params straight into a Frame.
+type rpcLine struct {
+	Method string `json:"method"`
+	Params *Frame `json:"params"`
+	Error  *struct {
+		Code    int    `json:"code"`
+		Message string `json:"message"`
+	} `json:"error"`
+}
+
+// DecodeLine reads the frame out of one JSON-RPC line, in one pass: the
+// params of a "receive" notification, or, when signal-cli reported an error,
+// the frame {"error":…} the websocket would carry. A line of another method
+// is ErrNotReceive, a body that is no JSON-RPC line or a receive line
+// without params ErrBadLine. Params of the wrong shape are the error
+// DecodeFrame would give for them: a malformed frame, not a bad line.
+func DecodeLine(raw []byte) (Frame, error) {
+	var l rpcLine
+	err := json.Unmarshal(raw, &l)
+	var typeErr *json.UnmarshalTypeError
+	switch {
+	case err == nil:
+	case errors.As(err, &typeErr) && (typeErr.Field == "params" || strings.HasPrefix(typeErr.Field, "params.")) && l.Method == "receive":
+		return Frame{}, fmt.Errorf("decode frame: %w", err)
+	default:
+		return Frame{}, fmt.Errorf("%w: %w", ErrBadLine, err)
+	}
+	if l.Method != "receive" {
+		return Frame{}, ErrNotReceive
+	}
+	if l.Error != nil && l.Error.Code != 0 {
+		return Frame{Error: l.Error.Message}, nil
+	}
+	if l.Params == nil {
+		return Frame{}, fmt.Errorf("%w: receive line without params", ErrBadLine)
+	}
+	return *l.Params, nil
 }

@@ -3,6 +3,8 @@ package signalapi
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"reflect"
 	"testing"
 )
 
@@ -125,4 +127,55 @@ func FuzzDecodeFrame(f *testing.F) {
 			t.Fatalf("frame %q: encoded %s, then %s (%v)", raw, enc, enc2, err)
 		}
 	})
+}
+
+// DecodeLine reads a webhook's JSON-RPC line in one pass: a receive line is
+// its params, as DecodeFrame reads them from the websocket; an error
+// notification is the REST API's {"error":…}; params of the wrong shape are a
+// malformed frame (an error, but neither ErrBadLine nor ErrNotReceive); a
+// line of another method is ErrNotReceive; no JSON-RPC line, a receive line
+// without params and a line-level field of the wrong type are ErrBadLine.
+func TestDecodeLine(t *testing.T) {
+	params := string(frame(alice + `,"timestamp":1,"dataMessage":{"timestamp":1,"message":"!pomoc"}`))
+	line := func(rest string) []byte { return []byte(`{"jsonrpc":"2.0",` + rest + `}`) }
+	tests := []struct {
+		name      string
+		raw       []byte
+		want      string // the websocket frame it reads as; "" when it is an error
+		wantErr   error
+		malformed bool
+	}{
+		{"receive", line(`"method":"receive","params":` + params), params, nil, false},
+		{"error notification", line(`"method":"receive","error":{"code":-1,"message":"boom"}`), `{"error":"boom"}`, nil, false},
+		{"params of the wrong shape", line(`"method":"receive","params":{"envelope":{"sourceNumber":42}}`), "", nil, true},
+		{"params not an object", line(`"method":"receive","params":5`), "", nil, true},
+		{"other method", line(`"method":"receiveSomething","params":{}`), "", ErrNotReceive, false},
+		{"response", line(`"id":"1","result":{}`), "", ErrNotReceive, false},
+		{"not json", []byte("!pomoc"), "", ErrBadLine, false},
+		{"no params", line(`"method":"receive"`), "", ErrBadLine, false},
+		{"null params", line(`"method":"receive","params":null`), "", ErrBadLine, false},
+		{"method not a string", line(`"method":7,"params":{}`), "", ErrBadLine, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := DecodeLine(tt.raw)
+			if tt.wantErr != nil || tt.malformed {
+				if err == nil || (tt.wantErr != nil && !errors.Is(err, tt.wantErr)) ||
+					(tt.malformed && (errors.Is(err, ErrBadLine) || errors.Is(err, ErrNotReceive))) {
+					t.Fatalf("DecodeLine = %v; want %v (malformed frame: %v)", err, tt.wantErr, tt.malformed)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("DecodeLine: %v", err)
+			}
+			want, err := DecodeFrame([]byte(tt.want))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("DecodeLine = %+v; want %+v, as DecodeFrame reads %s", got, want, tt.want)
+			}
+		})
+	}
 }

@@ -15,10 +15,6 @@ import (
 	"signal-bot/pkg/backoff"
 )
 
-// ReceiveFunc takes one text frame and the time it was read. It runs on the
-// reader goroutine and must not block.
-type ReceiveFunc func(raw []byte, readAt time.Time)
-
 // Reconnect waits: the REST API runs beside the bot, so a quick, capped redial
 // is cheap, and a server that comes back is found within the cap.
 const (
@@ -26,11 +22,12 @@ const (
 	backoffMax  = 2 * time.Second
 )
 
-// Receive reads frames from the websocket /v1/receive/<number> until ctx ends,
-// redialling with capped, jittered backoff after any error. The attempt
-// counter resets after every connection that was established. It returns nil
-// when ctx ends.
-func (c *Client) Receive(ctx context.Context, log *slog.Logger, fn ReceiveFunc) error {
+// Receive reads frames from the websocket /v1/receive/<number> until ctx ends
+// and hands each text frame, with the time it was read, to in (ViaWebsocket:
+// Offer never blocks the reader). It redials with capped, jittered backoff
+// after any error; the attempt counter resets after every connection that
+// was established. It returns nil when ctx ends.
+func (c *Client) Receive(ctx context.Context, log *slog.Logger, in Intake) error {
 	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 0x5167))
 	attempt, connections := 0, 0
 	onConnect := func() { // counted when made, not when it ends: /metrics shows a live reconnect
@@ -39,7 +36,7 @@ func (c *Client) Receive(ctx context.Context, log *slog.Logger, fn ReceiveFunc) 
 		}
 	}
 	for {
-		connected, err := c.receiveOnce(ctx, fn, onConnect)
+		connected, err := c.receiveOnce(ctx, in, onConnect)
 		if ctx.Err() != nil {
 			return nil
 		}
@@ -74,7 +71,7 @@ func (c *Client) receiveURL() (string, error) {
 
 // receiveOnce runs one connection, calling onConnect once it is made.
 // connected tells whether the handshake succeeded.
-func (c *Client) receiveOnce(ctx context.Context, fn ReceiveFunc, onConnect func()) (connected bool, err error) {
+func (c *Client) receiveOnce(ctx context.Context, in Intake, onConnect func()) (connected bool, err error) {
 	u, err := c.receiveURL()
 	if err != nil {
 		return false, err
@@ -127,7 +124,7 @@ func (c *Client) receiveOnce(ctx context.Context, fn ReceiveFunc, onConnect func
 			return true, fmt.Errorf("set read deadline: %w", err)
 		}
 		if kind == websocket.TextMessage {
-			fn(raw, readAt)
+			_, _ = in.Offer(ctx, raw, readAt, ViaWebsocket) // a refusal is the intake's to count and log
 		}
 	}
 }

@@ -1,0 +1,192 @@
+package bot
+
+import (
+	"context"
+	"log/slog"
+	"sync"
+	"time"
+
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/trace"
+
+	"signal-bot/pkg/journal"
+	"signal-bot/pkg/outbound"
+	"signal-bot/pkg/pipeline"
+	"signal-bot/pkg/signalapi"
+	"signal-bot/pkg/telemetry"
+)
+
+// Intake is where every frame enters the bot: the signalapi.Intake the
+// websocket reader, the webhook and /_selftest hand their raw frames to,
+// and the journal's replay at start. Offer starts the frame's root span,
+// decodes the frame once, journals it and pushes it to the scheduler
+// (pipeline) under its sender's key; run, the scheduler's task, waits for
+// the sender's turn (spans queue and sender.turn), has the bot answer and
+// forgets the journal entry. It is safe for concurrent use.
+type Intake struct {
+	bot     *Bot
+	journal *journal.Journal // nil: no journal
+	pipe    *pipeline.Pipeline[*frame]
+	tracer  trace.Tracer
+	log     *slog.Logger
+	depth   int               // QUEUE_DEPTH, for the drop log
+	dropLog outbound.LogEvery // websocket drops: a line a minute
+}
+
+// frame is one accepted frame on its way through the scheduler.
+type frame struct {
+	msg    *Message
+	key    string // the sender's, for a command; "": it takes no turn
+	readAt time.Time
+	root   trace.Span // the frame's root span; run ends it
+
+	mu      sync.Mutex // held by Offer until journal is set, since the task may be done first
+	journal uint64     // the frame's journal id; 0: not journaled
+}
+
+// NewIntake returns the intake of b, its scheduler sized by cfg; j is the
+// journal of accepted frames (nil: none). Start it with Run; Close and Wait
+// stop it.
+func NewIntake(b *Bot, j *journal.Journal, cfg pipeline.Config) *Intake {
+	return &Intake{bot: b, journal: j, pipe: pipeline.New[*frame](cfg), tracer: b.tracer, log: b.d.Log, depth: cfg.QueueDepth}
+}
+
+var _ signalapi.Intake = (*Intake)(nil)
+
+// Offer takes one raw frame (signalapi.Intake). It never waits for a slot;
+// with signalapi.ViaWebhook it waits until the frame's journal entry is on
+// disk (Journal.Sync: the state writer commits at once, one fsync shared by
+// the POSTs that come together), so the REST API's 200 means taken.
+func (in *Intake) Offer(ctx context.Context, raw []byte, readAt time.Time, via signalapi.Via) (trace.TraceID, error) {
+	key, m, err := in.bot.decode(raw, via)
+	if err != nil { // a webhook line that carries no frame: nothing to answer, no trace
+		return trace.TraceID{}, err
+	}
+	e := journal.Entry{ReadAt: readAt, Synthetic: via == signalapi.ViaSelftest, Line: via == signalapi.ViaWebhook, Raw: raw}
+	f, err := in.push(key, m, e, false)
+	if err != nil {
+		in.dropped(ctx, err, via)
+		return f.root.SpanContext().TraceID(), err
+	}
+	if via == signalapi.ViaWebhook && in.journal != nil {
+		// The frame is queued and will run either way; the REST API does not
+		// retry a failed POST, so a 200 is still the right answer, only the
+		// journal's promise is off for this frame.
+		if err := in.journal.Sync(ctx); err != nil {
+			in.log.WarnContext(ctx, "frame accepted but not yet on disk: a crash now would lose it", "err", err, "via", via.String())
+		}
+	}
+	return f.root.SpanContext().TraceID(), nil
+}
+
+// push starts the frame's root span at its read time and pushes it to the
+// scheduler; a frame the scheduler refuses ends at once, marked dropped. A
+// new frame (e.ID 0) is journaled once it is queued; a replayed one keeps
+// its entry.
+func (in *Intake) push(key string, m *Message, e journal.Entry, replayed bool) (*frame, error) {
+	attrs := []attribute.KeyValue{telemetry.AttrSynthetic.Bool(e.Synthetic)}
+	if replayed {
+		attrs = append(attrs, telemetry.AttrReplayed.Bool(true))
+	}
+	_, root := in.tracer.Start(context.Background(), telemetry.SpanFrame,
+		trace.WithNewRoot(), trace.WithTimestamp(e.ReadAt), trace.WithSpanKind(trace.SpanKindConsumer),
+		trace.WithAttributes(attrs...))
+	f := &frame{msg: m, key: key, readAt: e.ReadAt, root: root, journal: e.ID}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if err := in.pipe.Push(key, len(e.Raw), f); err != nil {
+		root.SetAttributes(telemetry.AttrOutcome.String(telemetry.OutcomeDropped))
+		root.SetStatus(codes.Error, err.Error())
+		root.End()
+		return f, err
+	}
+	if !replayed && in.journal != nil {
+		e.Seen, _ = dedupKey(m)
+		f.journal = in.journal.Add(e)
+	}
+	return f, nil
+}
+
+// dropped logs a frame the scheduler refused: from the websocket a line a
+// minute with the count (a flood drops thousands), from the webhook each one
+// (the REST API logs it too). /_selftest tells its caller.
+func (in *Intake) dropped(ctx context.Context, err error, via signalapi.Via) {
+	switch via {
+	case signalapi.ViaWebhook:
+		in.log.WarnContext(ctx, "frame dropped", "err", err, "dropped_total", in.pipe.Stats().Dropped, "via", via.String())
+	case signalapi.ViaWebsocket:
+		if ok, held := in.dropLog.Allow(time.Now(), time.Minute); ok {
+			in.log.WarnContext(ctx, "frame dropped", "err", err, "dropped_total", in.pipe.Stats().Dropped, "queue_depth", in.depth, "more_since_last_line", held)
+		}
+	}
+}
+
+// run is the frame's task (the scheduler's fn): it waits for the sender's
+// turn inside the queue span, has the bot answer, and forgets the frame's
+// journal entry. A frame cut off by the hard stop stays journaled: the next
+// process replays it.
+func (in *Intake) run(ctx context.Context, s *pipeline.Slot, f *frame) {
+	defer in.finish(s, f)
+	defer f.root.End()
+	ctx = trace.ContextWithSpan(ctx, f.root)
+	// The queue span runs from the read time until the handler starts: the
+	// wait for a slot and then for the sender's turn.
+	_, queue := in.tracer.Start(ctx, telemetry.SpanQueue, trace.WithTimestamp(f.readAt))
+	if s.Stopped() { // queued at the hard stop: cut off, not run
+		queue.End()
+		f.root.SetAttributes(telemetry.AttrOutcome.String(telemetry.OutcomeCutOff))
+		return
+	}
+	err := in.awaitTurn(ctx, s, f, queue)
+	queue.End()
+	if err != nil {
+		outcome := telemetry.OutcomeError
+		if s.Stopped() {
+			outcome = telemetry.OutcomeCutOff
+		} else {
+			in.log.WarnContext(ctx, "frame not run: its sender's turn did not come before its deadline", "err", err)
+		}
+		f.root.SetAttributes(telemetry.AttrOutcome.String(outcome))
+		f.root.SetStatus(codes.Error, "wait for the sender's turn: "+err.Error())
+		return
+	}
+	in.bot.Handle(ctx, s, f.msg)
+}
+
+// awaitTurn waits, inside the queue span (span sender.turn), until every
+// earlier frame of the sender has finished, giving the slot up meanwhile. A
+// frame without a key takes no turn.
+func (in *Intake) awaitTurn(ctx context.Context, s *pipeline.Slot, f *frame, queue trace.Span) error {
+	if f.key == "" {
+		return nil
+	}
+	ctx, span := in.tracer.Start(trace.ContextWithSpan(ctx, queue), telemetry.SpanSenderTurn)
+	defer span.End()
+	return s.AwaitTurn(ctx)
+}
+
+// finish forgets the journal entry of a frame whose outcome is final.
+func (in *Intake) finish(s *pipeline.Slot, f *frame) {
+	if in.journal == nil || s.Stopped() { // a frame cut by the hard stop stays journaled
+		return
+	}
+	f.mu.Lock()
+	id := f.journal
+	f.mu.Unlock()
+	in.journal.Finish(id)
+}
+
+// Run hands the queued frames to their tasks until Close has been called
+// and the queue is empty. Call it once.
+func (in *Intake) Run() { in.pipe.Run(in.run) }
+
+// Close stops taking frames; the ones already queued still run.
+func (in *Intake) Close() { in.pipe.Close() }
+
+// Wait waits until every accepted frame has finished, or ctx ends; then it
+// cuts off the ones still running or queued and reports how many they were.
+func (in *Intake) Wait(ctx context.Context) (cutOff int) { return in.pipe.Wait(ctx) }
+
+// Stats reports the scheduler's queue and slots now.
+func (in *Intake) Stats() pipeline.Stats { return in.pipe.Stats() }

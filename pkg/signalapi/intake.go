@@ -1,0 +1,51 @@
+package signalapi
+
+import (
+	"context"
+	"time"
+
+	"go.opentelemetry.io/otel/trace"
+)
+
+// Intake takes the raw frames the receivers read: the websocket reader
+// (Client.Receive), the webhook (Webhook) and /_selftest all hand theirs to
+// one. It is the one call from the receiving code up into the bot, the kind
+// of inversion http.Handler is for net/http.
+type Intake interface {
+	// Offer takes one raw frame read at readAt, as via read it, and returns
+	// the trace of the frame. It never waits for a slot or for the frame's
+	// handling. With ViaWebhook it returns once the frame is on disk (the
+	// REST API's POST is answered only then, so a 200 survives a crash),
+	// ctx bounding that wait; otherwise it never waits at all. A line that
+	// is no receive notification is an error (ErrNotReceive, ErrBadLine),
+	// as is a frame the queue refuses.
+	Offer(ctx context.Context, raw []byte, readAt time.Time, via Via) (trace.TraceID, error)
+}
+
+// Via is the receiver that read a raw frame, which says what the bytes are
+// and whether Offer may wait.
+type Via uint8
+
+const (
+	// ViaWebsocket is a websocket text frame: the params of a receive
+	// notification, or the REST API's {"error":…}. Offer never waits: the
+	// reader must not block.
+	ViaWebsocket Via = iota
+	// ViaWebhook is a POSTed JSON-RPC line (DecodeLine).
+	ViaWebhook
+	// ViaSelftest is /_selftest's synthetic frame (TextFrame), shaped as a
+	// websocket frame.
+	ViaSelftest
+)
+
+// String names v for logs.
+func (v Via) String() string {
+	switch v {
+	case ViaWebhook:
+		return "webhook"
+	case ViaSelftest:
+		return "selftest"
+	default:
+		return "websocket"
+	}
+}
