@@ -128,9 +128,7 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 		return nil, fmt.Errorf("set up tracing: %w", err)
 	}
 	tp := a.tel.Provider
-	if a.store, err = store.Open(cfg.State.Path, store.Options{
-		CommitInterval: cfg.State.CommitInterval, Log: a.log, MoveDamagedAside: cfg.State.Damaged == config.StateDamagedAside,
-	}); err != nil {
+	if a.store, err = store.Open(cfg.State, a.log); err != nil {
 		return nil, err
 	}
 	left := journal.Left{}
@@ -167,7 +165,7 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 		return nil, err
 	}
 	a.groups = groups
-	if a.audience, err = bot.NewAudience(cfg.Safety.AnswerIn, groups); err != nil {
+	if a.audience, err = bot.NewAudience(cfg.Bot.AnswerIn, groups); err != nil {
 		return nil, err
 	}
 	a.gate = outbound.New(cfg.Safety.Config)
@@ -197,8 +195,8 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 	a.bot = bot.New(bot.Deps{
 		API: a.api, Registry: reg, Store: a.store, Overrides: overrides, Groups: groups, Tracer: tp, Log: a.log,
 		HashKey: hashKey, Recorder: a.metrics,
-		Gate: a.gate, Audience: a.audience, QuietWindow: cfg.Safety.QuietWindow,
-		QuoteReplies: bot.QuoteModeOf(cfg.Signal.QuoteReplies), Texts: commands.TextsFor(cfg.Commands.ReplyLang),
+		Gate: a.gate, Audience: a.audience, QuietWindow: cfg.Bot.QuietWindow,
+		QuoteReplies: bot.QuoteModeOf(cfg.Bot.QuoteReplies), Texts: commands.TextsFor(cfg.Commands.ReplyLang),
 		ChallengeURL: cfg.Signal.BaseURL + "/v1/accounts/" + url.PathEscape(cfg.Signal.Number) + "/rate-limit-challenge",
 		Typing:       typing, TypingBudget: a.gate,
 		Seen: left.SeenSince(time.Now().Add(-cfg.Journal.ReplayMaxAge)),

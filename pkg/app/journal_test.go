@@ -110,7 +110,7 @@ func testKillReplaysJournal(t *testing.T, bin string) {
 // of the senders have a frame in its journal.
 func journaledSenders(t *testing.T, path string, senders int, number func(int) string) map[string]bool {
 	t.Helper()
-	st, err := store.Open(path, store.Options{})
+	st, err := store.Open(store.Config{Path: path}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

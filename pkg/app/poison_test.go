@@ -73,7 +73,7 @@ func checkUsesAndJournal(t *testing.T, path string, senders, each int, number fu
 	if want := int64(senders * each); chat < want || chat > want+1 {
 		t.Errorf("the chat's count on disk = %d; want %d, or %d with the oversized sender's use", chat, want, want+1)
 	}
-	s, err := store.Open(path, store.Options{})
+	s, err := store.Open(store.Config{Path: path}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -459,7 +459,7 @@ func testKillKeepsUses(t *testing.T, bin string) {
 // UUID), and the direct chat's count of it.
 func readUses(t *testing.T, path, command string, senders int, number func(int) string) (uses map[string]int64, chat int64) {
 	t.Helper()
-	st, err := store.Open(path, store.Options{})
+	st, err := store.Open(store.Config{Path: path}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

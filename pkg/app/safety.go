@@ -14,7 +14,7 @@ func (a *App) keepMembers(ctx context.Context) {
 	if !a.audience.NeedsMembers() {
 		return
 	}
-	t := time.NewTicker(a.cfg.Safety.MembersRefresh)
+	t := time.NewTicker(a.cfg.Bot.MembersRefresh)
 	defer t.Stop()
 	for {
 		select {

@@ -20,7 +20,7 @@ import (
 // senders in it.
 func writeState(t *testing.T, path string) {
 	t.Helper()
-	st, err := store.Open(path, store.Options{})
+	st, err := store.Open(store.Config{Path: path}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

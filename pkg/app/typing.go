@@ -18,7 +18,7 @@ import (
 // Each indicator is first asked of the outbound gate (bot.Deps.TypingBudget):
 // it costs the chat two sends, and is skipped when the chat's budget is low.
 func typer(cfg config.Config, base http.RoundTripper, tp trace.TracerProvider) bot.Typer {
-	if !cfg.Signal.TypingOn() {
+	if !cfg.Bot.TypingOn() {
 		return nil
 	}
 	return signalapi.New(cfg.Signal.Config, &http.Client{Transport: telemetry.NewTransport(base, tp, telemetry.LegTyping)})

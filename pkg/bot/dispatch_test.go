@@ -406,7 +406,7 @@ type harness struct {
 // driven; the rest of the tests speak of frames and what became of them.
 func newHarness(t *testing.T, setup func(t *testing.T, d *Deps)) *harness {
 	t.Helper()
-	st, err := store.Open(filepath.Join(t.TempDir(), "state.db"), store.Options{})
+	st, err := store.Open(store.Config{Path: filepath.Join(t.TempDir(), "state.db")}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

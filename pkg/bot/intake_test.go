@@ -124,7 +124,7 @@ func TestIntakeSpans(t *testing.T) {
 // frames; commit is the state writer's window.
 func openJournal(t *testing.T, path string, commit time.Duration) (*store.Store, *journal.Journal, journal.Left) {
 	t.Helper()
-	s, err := store.Open(path, store.Options{CommitInterval: commit})
+	s, err := store.Open(store.Config{Path: path, CommitInterval: commit}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -46,7 +46,7 @@ const noServer = "http://127.0.0.1:1"
 // what they need and hand the rest to New as it is.
 func testDeps(t testing.TB) Deps {
 	t.Helper()
-	st, err := store.Open(filepath.Join(t.TempDir(), "state.db"), store.Options{})
+	st, err := store.Open(store.Config{Path: filepath.Join(t.TempDir(), "state.db")}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

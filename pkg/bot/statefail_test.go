@@ -34,7 +34,7 @@ func TestFailedStateWriteIsNotSilence(t *testing.T) {
 	defer s.Close()
 	tr := &http.Transport{}
 	defer tr.CloseIdleConnections()
-	st, err := store.Open(filepath.Join(t.TempDir(), "state.db"), store.Options{})
+	st, err := store.Open(store.Config{Path: filepath.Join(t.TempDir(), "state.db")}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,11 +13,14 @@ import (
 
 	"github.com/sethvargo/go-envconfig"
 
+	"signal-bot/pkg/bot"
+	"signal-bot/pkg/commands"
 	"signal-bot/pkg/httpapi"
 	"signal-bot/pkg/journal"
 	"signal-bot/pkg/pictures"
 	"signal-bot/pkg/pipeline"
 	"signal-bot/pkg/signalapi"
+	"signal-bot/pkg/store"
 	"signal-bot/pkg/upstream"
 )
 
@@ -28,12 +31,7 @@ type Signal struct {
 	ReceiveMode  string `env:"RECEIVE_MODE, default=websocket" help:"websocket (GET /v1/receive, loses bursts) or webhook (the REST API's RECEIVE_WEBHOOK_URL POSTs to WEBHOOK_PATH)"`
 	WebhookPath  string `env:"WEBHOOK_PATH, default=/_webhook" help:"path on HTTP_ADDR that takes the REST API's webhook POSTs (RECEIVE_MODE=webhook)"`
 	WebhookToken string `env:"WEBHOOK_TOKEN" help:"secret the webhook URL carries as ?token=…; required with RECEIVE_MODE=webhook when HTTP_ADDR is not loopback"`
-	Typing       string `env:"TYPING, default=on" help:"on: show Signal's typing indicator while !cat or !kot fetches and sends its picture; off: never"`
-	QuoteReplies string `env:"QUOTE_REPLIES, default=groups" help:"which replies quote the message that asked: groups (replies in groups), all, off"`
 }
-
-// TypingOn reports whether TYPING is on.
-func (s Signal) TypingOn() bool { return s.Typing == "on" }
 
 // The values of RECEIVE_MODE.
 const (
@@ -51,21 +49,11 @@ type Pipeline struct {
 
 // Commands configures groups, cooldowns and scopes.
 type Commands struct {
-	Groups     map[string]string        `env:"SIGNAL_GROUPS, separator==" help:"group aliases: alias=group.<id>,… (ids from GET /v1/groups/<number>)"`
-	TestGroups []string                 `env:"TEST_GROUPS, default=testbot" help:"aliases of the groups /_selftest may send to"`
-	Cooldowns  map[string]time.Duration `env:"COOLDOWNS, separator==" help:"per-user cooldown per command, over each command's default (!pomoc lists them): cmd=duration,…"`
-	JaShowName bool                     `env:"JA_SHOW_NAME, default=false" help:"!ja shows the sender's name as signal-cli reports it (for a linked account: the operator's address-book label) instead of \"Ty\""`
-	Scopes     map[string]string        `env:"SCOPES, separator==" help:"where each command answers: cmd=direct|groups|<alias>|*,… (default everywhere)"`
-	ReplyLang  string                   `env:"REPLY_LANG, default=pl" help:"the language of every reply: pl or en (command names and aliases work in both)"`
-}
-
-// State configures the state file.
-type State struct {
-	Path string `env:"STATE_PATH, default=state/signal-bot.db" help:"tallies and cooldowns (bbolt file, mode 0600)"`
-	// CommitInterval is the group commit's window; see docs/state.md.
-	CommitInterval time.Duration `env:"STATE_COMMIT_INTERVAL, default=10ms" help:"uses are committed to STATE_PATH in one transaction per interval; a kill -9 forgets at most the last interval's"`
-	// Damaged is what a damaged file does at start; see docs/operations.md §9.
-	Damaged string `env:"STATE_DAMAGED, default=stop" help:"a damaged STATE_PATH at start: stop (exit 2, the file left as it is for a restore) or aside (moved to <name>.damaged-<time>, state starts fresh, with a warning)"`
+	Groups          map[string]string        `env:"SIGNAL_GROUPS, separator==" help:"group aliases: alias=group.<id>,… (ids from GET /v1/groups/<number>)"`
+	TestGroups      []string                 `env:"TEST_GROUPS, default=testbot" help:"aliases of the groups /_selftest may send to"`
+	Cooldowns       map[string]time.Duration `env:"COOLDOWNS, separator==" help:"per-user cooldown per command, over each command's default (!pomoc lists them): cmd=duration,…"`
+	commands.Config                          // JA_SHOW_NAME
+	Scopes          map[string]string        `env:"SCOPES, separator==" help:"where each command answers: cmd=direct|groups|<alias>|*,… (default everywhere)"`
 }
 
 // Validate reports the settings of s that are out of range.
@@ -77,45 +65,18 @@ func (s Signal) Validate() error {
 	case s.ReceiveMode == ReceiveWebhook && s.BaseURL == "":
 		errs = append(errs, errors.New("RECEIVE_MODE=webhook needs SIGNAL_API_URL (the sandbox delivers over the websocket)"))
 	}
-	if s.Typing != "on" && s.Typing != "off" {
-		errs = append(errs, fmt.Errorf("TYPING must be on or off, got %q", s.Typing))
-	}
-	if q := s.QuoteReplies; q != "groups" && q != "all" && q != "off" {
-		errs = append(errs, fmt.Errorf("QUOTE_REPLIES must be groups, all or off, got %q", q))
-	}
 	return errors.Join(append(errs, httpapi.CheckWebhookPath(s.WebhookPath))...)
 }
 
-// Validate reports a negative cooldown and a REPLY_LANG without a table in
-// pkg/commands (pl, en). The names COOLDOWNS and SCOPES give are checked
-// against the commands when the registry is built.
+// Validate reports a negative cooldown and the commands' own settings'
+// problems. The names COOLDOWNS and SCOPES give are checked against the
+// commands when the registry is built.
 func (c Commands) Validate() error {
-	var errs []error
-	if c.ReplyLang != "pl" && c.ReplyLang != "en" {
-		errs = append(errs, fmt.Errorf("REPLY_LANG must be pl or en, got %q", c.ReplyLang))
-	}
+	errs := []error{c.Config.Validate()}
 	for _, cmd := range slices.Sorted(maps.Keys(c.Cooldowns)) {
 		if c.Cooldowns[cmd] < 0 {
 			errs = append(errs, fmt.Errorf("COOLDOWNS: %s has a negative cooldown", cmd))
 		}
-	}
-	return errors.Join(errs...)
-}
-
-// The values of STATE_DAMAGED.
-const (
-	StateDamagedStop  = "stop"
-	StateDamagedAside = "aside"
-)
-
-// Validate reports the settings of s that are out of range.
-func (s State) Validate() error {
-	var errs []error
-	if s.CommitInterval < 0 || s.CommitInterval > time.Minute {
-		errs = append(errs, fmt.Errorf("STATE_COMMIT_INTERVAL must be 0 to 1m, got %v", s.CommitInterval))
-	}
-	if s.Damaged != StateDamagedStop && s.Damaged != StateDamagedAside {
-		errs = append(errs, fmt.Errorf("STATE_DAMAGED must be %s or %s, got %q", StateDamagedStop, StateDamagedAside, s.Damaged))
 	}
 	return errors.Join(errs...)
 }
@@ -128,8 +89,9 @@ type Config struct {
 	Upstreams upstream.Config
 	Pictures  pictures.Config
 	Server    httpapi.Config
-	State     State
+	State     store.Config
 	Safety    Safety
+	Bot       bot.Config
 	Journal   journal.Config
 	Log       Log
 
@@ -156,7 +118,7 @@ func Load(ctx context.Context, l envconfig.Lookuper) (Config, error) {
 func (c Config) Validate() error {
 	return prefixed(
 		c.Signal.Validate(), c.Pipeline.Validate(), c.Commands.Validate(), c.Upstreams.Validate(),
-		c.Pictures.Validate(), c.Server.Validate(), c.State.Validate(), c.Safety.Validate(),
+		c.Pictures.Validate(), c.Server.Validate(), c.State.Validate(), c.Safety.Validate(), c.Bot.Validate(),
 		c.Journal.Validate(), c.HTTPLimits.Validate(), c.Log.Validate(),
 	)
 }

@@ -11,6 +11,7 @@ import (
 
 	"signal-bot/pkg/httpapi"
 	"signal-bot/pkg/outbound"
+	"signal-bot/pkg/store"
 )
 
 func TestLoadDefaults(t *testing.T) {
@@ -80,14 +81,14 @@ func TestLoad(t *testing.T) {
 			s := c.Safety
 			chat, attach, _ := s.Budgets()
 			if !s.BudgetOn() || chat != (outbound.Rate{N: 30, Per: time.Minute}) || attach != (outbound.Rate{N: 20, Per: time.Minute}) ||
-				c.Pipeline.SenderQueue != 16 || len(s.AnswerIn) != 2 {
+				c.Pipeline.SenderQueue != 16 || len(c.Bot.AnswerIn) != 2 {
 				t.Errorf("safety defaults = %+v", s)
 			}
 		}},
 		{name: "budget", env: map[string]string{"SEND_BUDGET_CHAT": "10/1m", "SEND_BUDGET": "off", "ANSWER_IN": "*"},
 			check: func(t *testing.T, c Config) {
 				chat, _, _ := c.Safety.Budgets()
-				if chat != (outbound.Rate{N: 10, Per: time.Minute}) || c.Safety.BudgetOn() || c.Safety.AnswerIn[0] != "*" {
+				if chat != (outbound.Rate{N: 10, Per: time.Minute}) || c.Safety.BudgetOn() || c.Bot.AnswerIn[0] != "*" {
 					t.Errorf("got %+v", c.Safety)
 				}
 			}},
@@ -99,7 +100,7 @@ func TestLoad(t *testing.T) {
 		{name: "typing neither on nor off", env: map[string]string{"TYPING": "yes"}, wantErr: "TYPING"},
 		{name: "typing off", env: map[string]string{"TYPING": "off"},
 			check: func(t *testing.T, c Config) {
-				if c.Signal.TypingOn() {
+				if c.Bot.TypingOn() {
 					t.Error("TYPING=off: TypingOn() = true")
 				}
 			}},
@@ -113,8 +114,8 @@ func TestLoad(t *testing.T) {
 		{name: "quote replies of an unknown kind", env: map[string]string{"QUOTE_REPLIES": "some"}, wantErr: "QUOTE_REPLIES"},
 		{name: "quote replies in groups by default", env: map[string]string{},
 			check: func(t *testing.T, c Config) {
-				if c.Signal.QuoteReplies != "groups" {
-					t.Errorf("QUOTE_REPLIES = %q; want groups", c.Signal.QuoteReplies)
+				if c.Bot.QuoteReplies != "groups" {
+					t.Errorf("QUOTE_REPLIES = %q; want groups", c.Bot.QuoteReplies)
 				}
 			}},
 		{name: "commit interval", env: map[string]string{"STATE_COMMIT_INTERVAL": "0s"},
@@ -126,14 +127,14 @@ func TestLoad(t *testing.T) {
 		{name: "negative commit interval", env: map[string]string{"STATE_COMMIT_INTERVAL": "-1ms"}, wantErr: "STATE_COMMIT_INTERVAL"},
 		{name: "damaged state stops by default", env: map[string]string{},
 			check: func(t *testing.T, c Config) {
-				if c.State.Damaged != StateDamagedStop {
-					t.Errorf("STATE_DAMAGED = %q; want %q", c.State.Damaged, StateDamagedStop)
+				if c.State.Damaged != store.DamagedStop {
+					t.Errorf("STATE_DAMAGED = %q; want %q", c.State.Damaged, store.DamagedStop)
 				}
 			}},
 		{name: "damaged state moved aside", env: map[string]string{"STATE_DAMAGED": "aside"},
 			check: func(t *testing.T, c Config) {
-				if c.State.Damaged != StateDamagedAside {
-					t.Errorf("STATE_DAMAGED = %q; want %q", c.State.Damaged, StateDamagedAside)
+				if c.State.Damaged != store.DamagedAside {
+					t.Errorf("STATE_DAMAGED = %q; want %q", c.State.Damaged, store.DamagedAside)
 				}
 			}},
 		{name: "damaged state neither stop nor aside", env: map[string]string{"STATE_DAMAGED": "delete"}, wantErr: "STATE_DAMAGED must be stop or aside"},

@@ -15,7 +15,7 @@ import (
 // with the test unless the caller closes it first.
 func open(t *testing.T, path string, cfg Config) (*store.Store, *Journal, Left) {
 	t.Helper()
-	s, err := store.Open(path, store.Options{CommitInterval: time.Millisecond})
+	s, err := store.Open(store.Config{Path: path, CommitInterval: time.Millisecond}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

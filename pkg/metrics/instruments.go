@@ -12,6 +12,19 @@ import (
 // instruments creates every instrument; names are those of docs/operations.md.
 func (m *Metrics) instruments(src Sources) error {
 	meter := m.provider.Meter("signal-bot")
+	var obs observed
+	if err := errors.Join(m.recorded(meter), obs.create(meter)); err != nil {
+		return err
+	}
+	_, err := meter.RegisterCallback(func(_ context.Context, o metric.Observer) error {
+		obs.observe(src, o)
+		return nil
+	}, obs.all()...)
+	return err
+}
+
+// recorded creates the instruments the bot records into as frames pass.
+func (m *Metrics) recorded(meter metric.Meter) error {
 	var errs []error
 	add := func(err error) { errs = append(errs, err) }
 	var err error
@@ -25,73 +38,91 @@ func (m *Metrics) instruments(src Sources) error {
 	add(err)
 	m.sendErrs, err = meter.Int64Counter("signal_bot_send_errors", metric.WithDescription("Failed POST /v2/send, by kind (rate_limited, bad_request, unavailable, timeout, other)."))
 	add(err)
-
 	m.shed, err = meter.Int64Counter("signal_bot_replies_shed", metric.WithDescription("Replies that were due and not sent, by reason: budget_chat, budget_attachments, paused (after a 429), quiet (a refusal already sent in its window), cancelled."))
 	add(err)
 	m.ignored, err = meter.Int64Counter("signal_bot_frames_ignored", metric.WithDescription("Commands ignored before any reply, by reason: answer_in (a chat outside ANSWER_IN)."))
 	add(err)
 	m.stateErrs, err = meter.Int64Counter("signal_bot_state_errors", metric.WithDescription("Failed recordings of a use in the state file, by command; the user got an apology."))
 	add(err)
-	paused, err := meter.Float64ObservableGauge("signal_bot_send_paused_seconds", metric.WithDescription("Seconds left of the pause of all sends after a 429; 0 while sends may go."))
+	return errors.Join(errs...)
+}
+
+// observed are the instruments read from Sources at scrape time.
+type observed struct {
+	paused                                 metric.Float64ObservableGauge
+	received, dropped, evicted, reconnects metric.Int64ObservableCounter
+	hits, misses                           metric.Int64ObservableCounter
+	depth, busy, connected, ready          metric.Int64ObservableGauge
+}
+
+func (ob *observed) create(meter metric.Meter) error {
+	var errs []error
+	add := func(err error) { errs = append(errs, err) }
+	var err error
+	ob.paused, err = meter.Float64ObservableGauge("signal_bot_send_paused_seconds", metric.WithDescription("Seconds left of the pause of all sends after a 429; 0 while sends may go."))
 	add(err)
-	received, err := meter.Int64ObservableCounter("signal_bot_frames_received", metric.WithDescription("Frames read from the REST API or injected by /_selftest."))
+	ob.received, err = meter.Int64ObservableCounter("signal_bot_frames_received", metric.WithDescription("Frames read from the REST API or injected by /_selftest."))
 	add(err)
-	dropped, err := meter.Int64ObservableCounter("signal_bot_frames_dropped", metric.WithDescription("Frames dropped, by reason: queue_full (the intake FIFO), sender_queue (SENDER_QUEUE frames of that sender already waiting), queue_bytes (QUEUE_BYTES of frames held)."))
+	ob.dropped, err = meter.Int64ObservableCounter("signal_bot_frames_dropped", metric.WithDescription("Frames dropped, by reason: queue_full (the intake FIFO), sender_queue (SENDER_QUEUE frames of that sender already waiting), queue_bytes (QUEUE_BYTES of frames held)."))
 	add(err)
-	depth, err := meter.Int64ObservableGauge("signal_bot_queue_depth", metric.WithDescription("Frames waiting in the intake FIFO for a slot."))
+	ob.depth, err = meter.Int64ObservableGauge("signal_bot_queue_depth", metric.WithDescription("Frames waiting in the intake FIFO for a slot."))
 	add(err)
-	busy, err := meter.Int64ObservableGauge("signal_bot_slots_busy", metric.WithDescription("Frames being handled now (at most LIMIT)."))
+	ob.busy, err = meter.Int64ObservableGauge("signal_bot_slots_busy", metric.WithDescription("Frames being handled now (at most LIMIT)."))
 	add(err)
-	evicted, err := meter.Int64ObservableCounter("signal_bot_traces_evicted", metric.WithDescription("Frame traces dropped before completing (max age or max traces)."))
+	ob.evicted, err = meter.Int64ObservableCounter("signal_bot_traces_evicted", metric.WithDescription("Frame traces dropped before completing (max age or max traces)."))
 	add(err)
-	connected, err := meter.Int64ObservableGauge("signal_bot_websocket_connected", metric.WithDescription("1 while the websocket to the REST API is up."))
+	ob.connected, err = meter.Int64ObservableGauge("signal_bot_websocket_connected", metric.WithDescription("1 while the websocket to the REST API is up."))
 	add(err)
-	reconnects, err := meter.Int64ObservableCounter("signal_bot_websocket_reconnects", metric.WithDescription("Websocket connections made after the first."))
+	ob.reconnects, err = meter.Int64ObservableCounter("signal_bot_websocket_reconnects", metric.WithDescription("Websocket connections made after the first."))
 	add(err)
-	hits, err := meter.Int64ObservableCounter("signal_bot_pool_hits", metric.WithDescription("Pictures served from the prefetch pool, by command."))
+	ob.hits, err = meter.Int64ObservableCounter("signal_bot_pool_hits", metric.WithDescription("Pictures served from the prefetch pool, by command."))
 	add(err)
-	misses, err := meter.Int64ObservableCounter("signal_bot_pool_misses", metric.WithDescription("Pictures fetched inline because the pool was empty, by command."))
+	ob.misses, err = meter.Int64ObservableCounter("signal_bot_pool_misses", metric.WithDescription("Pictures fetched inline because the pool was empty, by command."))
 	add(err)
-	ready, err := meter.Int64ObservableGauge("signal_bot_pool_ready", metric.WithDescription("Pictures ready in the pool, by command."))
+	ob.ready, err = meter.Int64ObservableGauge("signal_bot_pool_ready", metric.WithDescription("Pictures ready in the pool, by command."))
 	add(err)
-	if err := errors.Join(errs...); err != nil {
-		return err
+	return errors.Join(errs...)
+}
+
+// all lists the instruments for RegisterCallback.
+func (ob *observed) all() []metric.Observable {
+	return []metric.Observable{ob.received, ob.dropped, ob.depth, ob.busy, ob.evicted, ob.connected,
+		ob.reconnects, ob.hits, ob.misses, ob.ready, ob.paused}
+}
+
+// observe reads src into the instruments, once per scrape.
+func (ob *observed) observe(src Sources, o metric.Observer) {
+	acc, drop, d, act := src.Pipeline()
+	o.ObserveInt64(ob.received, acc+drop)
+	if src.Drops != nil {
+		for reason, n := range src.Drops() {
+			o.ObserveInt64(ob.dropped, n, metric.WithAttributes(attribute.String("reason", reason)))
+		}
+	} else {
+		o.ObserveInt64(ob.dropped, drop)
 	}
-	_, err = meter.RegisterCallback(func(_ context.Context, o metric.Observer) error {
-		acc, drop, d, act := src.Pipeline()
-		o.ObserveInt64(received, acc+drop)
-		if src.Drops != nil {
-			for reason, n := range src.Drops() {
-				o.ObserveInt64(dropped, n, metric.WithAttributes(attribute.String("reason", reason)))
-			}
-		} else {
-			o.ObserveInt64(dropped, drop)
+	if src.PausedUntil != nil {
+		left := 0.0
+		if until := src.PausedUntil(); !until.IsZero() {
+			left = max(time.Until(until).Seconds(), 0)
 		}
-		if src.PausedUntil != nil {
-			left := 0.0
-			if until := src.PausedUntil(); !until.IsZero() {
-				left = max(time.Until(until).Seconds(), 0)
-			}
-			o.ObserveFloat64(paused, left)
+		o.ObserveFloat64(ob.paused, left)
+	}
+	o.ObserveInt64(ob.depth, int64(d))
+	o.ObserveInt64(ob.busy, int64(act))
+	o.ObserveInt64(ob.evicted, int64(src.Evicted()))
+	up := int64(0)
+	if src.Connected() {
+		up = 1
+	}
+	o.ObserveInt64(ob.connected, up)
+	o.ObserveInt64(ob.reconnects, src.Reconnects())
+	if src.Pool != nil {
+		for cmd, ps := range src.Pool() {
+			a := metric.WithAttributes(attribute.String("command", cmd))
+			o.ObserveInt64(ob.hits, ps.Hits, a)
+			o.ObserveInt64(ob.misses, ps.Misses, a)
+			o.ObserveInt64(ob.ready, int64(ps.Ready), a)
 		}
-		o.ObserveInt64(depth, int64(d))
-		o.ObserveInt64(busy, int64(act))
-		o.ObserveInt64(evicted, int64(src.Evicted()))
-		up := int64(0)
-		if src.Connected() {
-			up = 1
-		}
-		o.ObserveInt64(connected, up)
-		o.ObserveInt64(reconnects, src.Reconnects())
-		if src.Pool != nil {
-			for cmd, ps := range src.Pool() {
-				a := metric.WithAttributes(attribute.String("command", cmd))
-				o.ObserveInt64(hits, ps.Hits, a)
-				o.ObserveInt64(misses, ps.Misses, a)
-				o.ObserveInt64(ready, int64(ps.Ready), a)
-			}
-		}
-		return nil
-	}, received, dropped, depth, busy, evicted, connected, reconnects, hits, misses, ready, paused)
-	return err
+	}
 }

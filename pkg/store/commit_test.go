@@ -65,7 +65,7 @@ func waitCommitted(t *testing.T, s *Store) {
 // without Close: the second handle sees it once the commit is signalled.
 func TestUseIsOnDiskAfterCommit(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "bot.db")
-	s, err := Open(path, Options{CommitInterval: 10 * time.Millisecond})
+	s, err := Open(Config{Path: path, CommitInterval: 10 * time.Millisecond}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +92,7 @@ func TestUseIsOnDiskAfterCommit(t *testing.T) {
 // reaches, every use is in the file only because of Close (a SIGTERM).
 func TestCloseCommitsEverything(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "bot.db")
-	s, err := Open(path, Options{CommitInterval: time.Hour})
+	s, err := Open(Config{Path: path, CommitInterval: time.Hour}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +112,7 @@ func TestCloseCommitsEverything(t *testing.T) {
 	if _, err := s.Use("late", "direct", "pomoc", t0, 0); !errors.Is(err, ErrClosed) {
 		t.Errorf("Use after Close = %v; want ErrClosed", err)
 	}
-	s, err = Open(path, Options{})
+	s, err = Open(Config{Path: path}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -299,7 +299,7 @@ func TestWriterStatsFailingUntilACommitSucceeds(t *testing.T) {
 // one commit, and a later use is again left to the (unreached) window.
 func TestFlushCommitsNow(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "bot.db")
-	s, err := Open(path, Options{CommitInterval: time.Hour})
+	s, err := Open(Config{Path: path, CommitInterval: time.Hour}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

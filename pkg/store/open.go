@@ -69,10 +69,10 @@ func guard(fn func() error) (err error) {
 	return fn()
 }
 
-// openFile opens the state file at path, checked (openChecked). A damaged
-// file is moved aside and replaced by a fresh one when o says so.
-func openFile(path string, o Options) (*bolt.DB, error) {
-	log := o.Log
+// openFile opens the state file at c.Path, checked (openChecked). A damaged
+// file is moved aside and replaced by a fresh one when c.Damaged says so.
+func openFile(c Config, log *slog.Logger) (*bolt.DB, error) {
+	path := c.Path
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
@@ -84,7 +84,7 @@ func openFile(path string, o Options) (*bolt.DB, error) {
 	}
 	db, err := openChecked(path)
 	var d *damagedError
-	if !errors.As(err, &d) || !o.MoveDamagedAside {
+	if !errors.As(err, &d) || c.Damaged != DamagedAside {
 		return db, err
 	}
 	aside := path + ".damaged-" + time.Now().UTC().Format("20060102T150405Z")

@@ -151,7 +151,7 @@ func TestOpenDamagedFile(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "bot.db")
 			d.make(t, path)
 			before, _ := os.ReadFile(path)
-			s, err := Open(path, Options{})
+			s, err := Open(Config{Path: path}, nil)
 			if err == nil {
 				s.Close()
 				t.Fatal("Open succeeded; want ErrDamaged")
@@ -182,7 +182,7 @@ func TestOpenMovesDamagedAside(t *testing.T) {
 			d.make(t, path)
 			before, _ := os.ReadFile(path)
 			var logs bytes.Buffer
-			s, err := Open(path, Options{MoveDamagedAside: true, Log: logTo(&logs)})
+			s, err := Open(Config{Path: path, Damaged: DamagedAside}, logTo(&logs))
 			if err != nil {
 				t.Fatalf("Open: %v", err)
 			}
@@ -218,7 +218,7 @@ func TestOpenSurvivesAnyPageDamaged(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "bot.db")
 			writeFile(t, path, orig)
 			overwrite(t, path, int64(page)*4096, 4096, value)
-			s, err := Open(path, Options{})
+			s, err := Open(Config{Path: path}, nil)
 			switch {
 			case err == nil:
 				s.Close()
@@ -248,7 +248,7 @@ func TestOpenFresh(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "bot.db")
 			tt.make(path)
 			var logs bytes.Buffer
-			s, err := Open(path, Options{Log: logTo(&logs)})
+			s, err := Open(Config{Path: path}, logTo(&logs))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -273,7 +273,7 @@ func TestOpenTightensMode(t *testing.T) {
 				t.Fatal(err)
 			}
 			var logs bytes.Buffer
-			s, err := Open(path, Options{Log: logTo(&logs)})
+			s, err := Open(Config{Path: path}, logTo(&logs))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -297,7 +297,7 @@ func TestOpenHeldNamesHolder(t *testing.T) {
 	s := open(t, path)
 	defer s.Close()
 	start := time.Now()
-	s2, err := Open(path, Options{})
+	s2, err := Open(Config{Path: path}, nil)
 	took := time.Since(start)
 	if err == nil {
 		s2.Close()

@@ -101,7 +101,7 @@ func TestWriterRejectsRecordAlone(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			var logs bytes.Buffer
 			path := filepath.Join(t.TempDir(), "bot.db")
-			s, err := Open(path, Options{CommitInterval: time.Hour, Log: slog.New(slog.NewTextHandler(&logs, nil))})
+			s, err := Open(Config{Path: path, CommitInterval: time.Hour}, slog.New(slog.NewTextHandler(&logs, nil)))
 			if err != nil {
 				t.Fatal(err)
 			}

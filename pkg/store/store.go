@@ -26,18 +26,6 @@ var (
 	bucketChats = []byte("chats") // chat \x00 command → count
 )
 
-// Options tune the store.
-type Options struct {
-	// CommitInterval is how long the writer collects changes before it
-	// commits them in one transaction; zero commits as soon as it is free.
-	CommitInterval time.Duration
-	// MoveDamagedAside makes Open move a damaged file to
-	// <path>.damaged-<UTC time> and start fresh, with a warning, instead of
-	// returning ErrDamaged.
-	MoveDamagedAside bool
-	Log              *slog.Logger // commit failures, the file's state at open; nil: not logged
-}
-
 // Store is the state: in memory, committed to the file by its Writer. It is
 // safe for concurrent use.
 type Store struct {
@@ -56,12 +44,14 @@ type use struct {
 }
 
 // Open opens (creating with mode 0600, in a 0700 folder) the state file at
-// path, reads it into memory and starts its writer. A damaged file is
-// ErrDamaged (or moved aside, o.MoveDamagedAside), one another process holds
-// is ErrHeld, and neither panics; a missing or empty file starts fresh, and
-// a mode looser than 0600 is tightened, each with a log line.
-func Open(path string, o Options) (*Store, error) {
-	db, err := openFile(path, o)
+// c.Path, reads it into memory and starts its writer. A damaged file is
+// ErrDamaged (or moved aside, c.Damaged), one another process holds is
+// ErrHeld, and neither panics; a missing or empty file starts fresh, and a
+// mode looser than 0600 is tightened, each with a log line. log gets commit
+// failures and the file's state at open; nil: not logged.
+func Open(c Config, log *slog.Logger) (*Store, error) {
+	path := c.Path
+	db, err := openFile(c, log)
 	if err != nil {
 		return nil, err
 	}
@@ -70,7 +60,7 @@ func Open(path string, o Options) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("open state %s: %w", path, err)
 	}
-	s.w = newWriter(db, o.CommitInterval, o.Log)
+	s.w = newWriter(db, c.CommitInterval, log)
 	return s, nil
 }
 

@@ -9,7 +9,7 @@ import (
 
 func open(t *testing.T, path string) *Store {
 	t.Helper()
-	s, err := Open(path, Options{CommitInterval: time.Millisecond})
+	s, err := Open(Config{Path: path, CommitInterval: time.Millisecond}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

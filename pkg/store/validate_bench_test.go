@@ -59,7 +59,7 @@ func BenchmarkValidate(b *testing.B) {
 		})
 		b.Run(bc.name+"/open", func(b *testing.B) {
 			for b.Loop() {
-				s, err := Open(path, Options{})
+				s, err := Open(Config{Path: path}, nil)
 				if err != nil {
 					b.Fatal(err)
 				}

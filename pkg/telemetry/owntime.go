@@ -132,20 +132,22 @@ func (p *OwnTime) OnEnd(s sdktrace.ReadOnlySpan) {
 	}
 }
 
-// complete computes the block of a finished trace, hands it to Await
-// callers and the recent ring under the lock, then calls OnBlock outside it.
+// complete computes the block of a finished trace, calls OnBlock outside the
+// lock, then hands the block to Await callers and the recent ring under it.
+// OnBlock comes first so that an Await caller (/_selftest) that gets the
+// block can already see what OnBlock did with it (the metrics, the log line).
 func (p *OwnTime) complete(st *traceState) {
 	b, ok := Compute(st.spans)
 	if !ok {
 		return
 	}
+	if p.cfg.OnBlock != nil {
+		p.cfg.OnBlock(b)
+	}
 	p.mu.Lock()
 	p.completed++
 	p.publishLocked(st.id, awaitResult{block: b})
 	p.mu.Unlock()
-	if p.cfg.OnBlock != nil {
-		p.cfg.OnBlock(b)
-	}
 }
 
 // sweepLocked evicts the traces first seen more than MaxAge before now.

@@ -136,12 +136,31 @@ func measure(ctx context.Context, bin, dir string, p picture, parallel, rounds i
 		"CAT_API_URL=" + up.CatAPIURL(), "COMMONS_API_URL=" + up.CommonsAPIURL(), "UPSTREAM_ALLOW=" + up.Addr(),
 		"HTTP_ADDR=127.0.0.1:0", "STATE_PATH=" + filepath.Join(dir, p.name+".db"), "COOLDOWNS=cat=0s",
 	}
-	stderr, err := cmd.StderrPipe()
+	base, err := startBot(cmd)
 	if err != nil {
 		return r, err
 	}
+	time.Sleep(2 * time.Second) // let the pools' first refills run into the picture too
+	for range rounds {
+		sendRound(base, parallel)
+	}
+	r.pictures, r.apologies = countReplies(s.Sent())
+	r.hwm, r.rss = procMemory(cmd.Process.Pid)
+	_ = cmd.Process.Signal(syscall.SIGTERM)
+	_ = cmd.Wait()
+	r.exit = cmd.ProcessState.ExitCode()
+	return r, nil
+}
+
+// startBot starts cmd and returns the base URL of its HTTP server, read from
+// its start line; it kills the bot when that line does not come within 30 s.
+func startBot(cmd *exec.Cmd) (string, error) {
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		return "", err
+	}
 	if err := cmd.Start(); err != nil {
-		return r, err
+		return "", err
 	}
 	urlc := make(chan string, 1)
 	go func() {
@@ -153,35 +172,36 @@ func measure(ctx context.Context, bin, dir string, p picture, parallel, rounds i
 			}
 		}
 	}()
-	var base string
 	select {
-	case base = <-urlc:
+	case base := <-urlc:
+		return base, nil
 	case <-time.After(30 * time.Second):
 		_ = cmd.Process.Kill()
 		_ = cmd.Wait()
-		return r, errors.New("the bot did not start within 30 s")
+		return "", errors.New("the bot did not start within 30 s")
 	}
-	time.Sleep(2 * time.Second) // let the pools' first refills run into the picture too
-	for range rounds {
-		var wg sync.WaitGroup
-		for i := range parallel {
-			wg.Add(1)
-			go func() { defer wg.Done(); selftest(base, i) }()
-		}
-		wg.Wait()
+}
+
+// sendRound sends parallel !cat at once and waits for every answer.
+func sendRound(base string, parallel int) {
+	var wg sync.WaitGroup
+	for i := range parallel {
+		wg.Add(1)
+		go func() { defer wg.Done(); selftest(base, i) }()
 	}
-	for _, m := range s.Sent() {
+	wg.Wait()
+}
+
+// countReplies counts the replies that carried a picture and the apologies.
+func countReplies(sent []sim.Sent) (pictures, apologies int) {
+	for _, m := range sent {
 		if len(m.Attachments) > 0 {
-			r.pictures++
+			pictures++
 		} else if strings.HasPrefix(m.Message, "Przepraszam") {
-			r.apologies++
+			apologies++
 		}
 	}
-	r.hwm, r.rss = procMemory(cmd.Process.Pid)
-	_ = cmd.Process.Signal(syscall.SIGTERM)
-	_ = cmd.Wait()
-	r.exit = cmd.ProcessState.ExitCode()
-	return r, nil
+	return pictures, apologies
 }
 
 // selftest sends one !cat from synthetic sender i and waits for its answer.

@@ -76,7 +76,7 @@ func parseFlags() (options, error) {
 	return o, nil
 }
 
-func run() (err error) {
+func run() error {
 	o, err := parseFlags()
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -90,7 +90,18 @@ func run() (err error) {
 	if err != nil {
 		return err
 	}
-	p := defaults.Pictures
+	shrink := o.shrinker(defaults.Pictures)
+	fmt.Printf("Bytes per picture before and after shrinking (SHRINK_LONG_EDGE=%d SHRINK_QUALITY=%d SHRINK_KEEP_BYTES=%d), fake Cat API, send ms modelled by sim.DefaultLatency:\n",
+		shrink.LongEdge, shrink.Quality, shrink.KeepBytes)
+	if err := measureBytes(ctx, os.Stdout, o.pictures, shrink, defaults.Upstreams); err != nil || o.bytesOnly {
+		return err
+	}
+	return runBots(ctx, o, defaults.Pictures.PoolSizeCat)
+}
+
+// shrinker is the shrinker of the bytes table: the bot's defaults p, with
+// the -edge, -quality and -keep given.
+func (o options) shrinker(p pictures.Config) pictures.Options {
 	shrink := pictures.Options{
 		LongEdge: p.ShrinkLongEdge, Quality: p.ShrinkQuality, KeepBytes: p.ShrinkKeepBytes, GIFMaxBytes: p.ShrinkGIFMaxBytes,
 		MaxDecodeBytes: p.DecodeBudget,
@@ -104,12 +115,13 @@ func run() (err error) {
 	if o.keep >= 0 {
 		shrink.KeepBytes = o.keep
 	}
-	fmt.Printf("Bytes per picture before and after shrinking (SHRINK_LONG_EDGE=%d SHRINK_QUALITY=%d SHRINK_KEEP_BYTES=%d), fake Cat API, send ms modelled by sim.DefaultLatency:\n",
-		shrink.LongEdge, shrink.Quality, shrink.KeepBytes)
-	if err := measureBytes(ctx, os.Stdout, o.pictures, shrink, defaults.Upstreams); err != nil || o.bytesOnly {
-		return err
-	}
+	return shrink
+}
 
+// runBots starts a bot with the pool and shrinking off and one with both on
+// (a pool of poolSize), times !cat on both side by side, then measures the
+// second one's hit rate.
+func runBots(ctx context.Context, o options, poolSize int) (err error) {
 	stderr := slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})
 	offLog, onLog := newServedLog(stderr), newServedLog(stderr)
 	off, err := startStack("pool off, shrink off", map[string]string{"POOL_SIZE_CAT": "0", "POOL_SIZE_KOT": "0", "SHRINK_LONG_EDGE": "0"}, slog.New(offLog))
@@ -117,12 +129,12 @@ func run() (err error) {
 		return err
 	}
 	defer func() { err = errors.Join(err, off.close()) }()
-	on, err := startStack(fmt.Sprintf("pool %d, shrink on", p.PoolSizeCat), map[string]string{"POOL_SIZE_KOT": "0"}, slog.New(onLog))
+	on, err := startStack(fmt.Sprintf("pool %d, shrink on", poolSize), map[string]string{"POOL_SIZE_KOT": "0"}, slog.New(onLog))
 	if err != nil {
 		return err
 	}
 	defer func() { err = errors.Join(err, on.close()) }()
-	if err := on.waitPoolFilled(p.PoolSizeCat); err != nil {
+	if err := on.waitPoolFilled(poolSize); err != nil {
 		return err
 	}
 	stacks := []*stack{off, on}

@@ -80,42 +80,42 @@ func measure(ctx context.Context, o options) (result, error) {
 	if err := idle(ctx, hc, o.sim); err != nil {
 		return result{}, err
 	}
-	st0, err := stats(ctx, hc, o.sim)
+	before, err := count(ctx, hc, o.sim)
 	if err != nil {
 		return result{}, err
 	}
-	sent0, err := sent(ctx, hc, o.sim)
-	if err != nil {
-		return result{}, err
-	}
-
-	var (
-		wg      sync.WaitGroup
-		n       int64
-		postErr error
-		mu      sync.Mutex
-	)
-	say := func(i int64) {
-		body, _ := json.Marshal(map[string]string{"from": fmt.Sprintf("+4869%07d", i), "text": "!pomoc"})
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			if err := post(ctx, hc, o.sim+"/_sim/messages", body); err != nil {
-				mu.Lock()
-				postErr = errors.Join(postErr, err)
-				mu.Unlock()
-			}
-		}()
-	}
-	base := time.Now().UnixNano() % 1_000_000 * 10 // senders new to the bot on every run
+	sy := &sayer{ctx: ctx, hc: hc, url: o.sim + "/_sim/messages",
+		base: time.Now().UnixNano() % 1_000_000 * 10} // senders new to the bot on every run
 	tick := time.NewTicker(o.every)
 	defer tick.Stop()
 	for end := time.Now().Add(o.before); time.Now().Before(end); {
 		<-tick.C
-		say(base + n)
-		n++
+		sy.say()
 	}
+	took, err := restartUnderTraffic(ctx, o, sy, tick.C)
+	if err != nil {
+		return result{}, err
+	}
+	if err := sy.wait(); err != nil {
+		return result{}, fmt.Errorf("deliver through the simulator: %w", err)
+	}
+	if err := idle(ctx, hc, o.sim); err != nil {
+		return result{}, err
+	}
+	time.Sleep(2 * time.Second) // the last replies
+	after, err := count(ctx, hc, o.sim)
+	if err != nil {
+		return result{}, err
+	}
+	return result{messages: sy.n, replies: after.sent - before.sent,
+		webhookFailed: after.webhookFailed - before.webhookFailed, command: took}, nil
+}
 
+// restartUnderTraffic runs the restart command and says one message per
+// tick until the command has finished and the bot has answered /healthz
+// again for o.after (maxRun at most). It returns how long the command took,
+// 0 when it did not finish.
+func restartUnderTraffic(ctx context.Context, o options, sy *sayer, tick <-chan time.Time) (time.Duration, error) {
 	start := time.Now()
 	cmdDone := make(chan time.Duration, 1)
 	go func() {
@@ -133,11 +133,10 @@ func measure(ctx context.Context, o options) (result, error) {
 	for time.Since(start) < maxRun {
 		select {
 		case <-ctx.Done():
-			return result{}, ctx.Err()
-		case <-tick.C:
+			return 0, ctx.Err()
+		case <-tick:
 		}
-		say(base + n)
-		n++
+		sy.say()
 		if !serving {
 			ok := healthy(ctx, probe, o.health)
 			down = down || !ok
@@ -153,23 +152,54 @@ func measure(ctx context.Context, o options) (result, error) {
 			break
 		}
 	}
-	wg.Wait()
-	if postErr != nil {
-		return result{}, fmt.Errorf("deliver through the simulator: %w", postErr)
-	}
-	if err := idle(ctx, hc, o.sim); err != nil {
-		return result{}, err
-	}
-	time.Sleep(2 * time.Second) // the last replies
-	st1, err := stats(ctx, hc, o.sim)
+	return took, nil
+}
+
+// sayer has the simulator deliver a !pomoc from a new sender each time it
+// is called, without waiting for the POST.
+type sayer struct {
+	ctx     context.Context
+	hc      *http.Client
+	url     string
+	base, n int64
+	wg      sync.WaitGroup
+	mu      sync.Mutex
+	postErr error
+}
+
+func (sy *sayer) say() {
+	body, _ := json.Marshal(map[string]string{"from": fmt.Sprintf("+4869%07d", sy.base+sy.n), "text": "!pomoc"})
+	sy.n++
+	sy.wg.Add(1)
+	go func() {
+		defer sy.wg.Done()
+		if err := post(sy.ctx, sy.hc, sy.url, body); err != nil {
+			sy.mu.Lock()
+			sy.postErr = errors.Join(sy.postErr, err)
+			sy.mu.Unlock()
+		}
+	}()
+}
+
+// wait waits for every POST and returns their errors.
+func (sy *sayer) wait() error {
+	sy.wg.Wait()
+	return sy.postErr
+}
+
+// counts are the simulator's counters read before and after a run.
+type counts struct{ sent, webhookFailed int64 }
+
+func count(ctx context.Context, hc *http.Client, sim string) (counts, error) {
+	st, err := stats(ctx, hc, sim)
 	if err != nil {
-		return result{}, err
+		return counts{}, err
 	}
-	sent1, err := sent(ctx, hc, o.sim)
+	n, err := sent(ctx, hc, sim)
 	if err != nil {
-		return result{}, err
+		return counts{}, err
 	}
-	return result{messages: n, replies: sent1 - sent0, webhookFailed: st1["webhook_failed"] - st0["webhook_failed"], command: took}, nil
+	return counts{sent: n, webhookFailed: st["webhook_failed"]}, nil
 }
 
 // idle waits (1 minute at most) until the simulator has posted or given up

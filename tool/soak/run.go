@@ -72,7 +72,6 @@ func soak(ctx context.Context, o options, progress io.Writer) (Result, error) {
 		return r, err
 	}
 	defer f.close()
-	s := f.sim
 	c, err := startBot(ctx, f.bin, append(f.botEnv(),
 		// The soak measures the frame path, not the safety limits: its senders are made-up
 		// numbers in direct chats (ANSWER_IN=*), each far over a real chat's reply rate
@@ -89,47 +88,63 @@ func soak(ctx context.Context, o options, progress io.Writer) (Result, error) {
 	}
 	fmt.Fprintf(progress, "soak: bot pid %d at %s; sending %d frames/s for %v\n", c.pid(), c.url, o.rate, o.duration)
 
+	peak, stopWatch := watchPeak(ctx, c.pid())
+	defer stopWatch()
+	frames, lag, err := loadReporting(ctx, f.sim, o, peak, progress)
+	if err != nil {
+		return r, err
+	}
+	if err := drain(ctx, f.sim, o.frames(), o.drain); err != nil {
+		fmt.Fprintln(progress, "soak:", err)
+	}
+	err = r.measureEnd(c, f.sim, o.senders, frames, lag, peak, progress)
+	return r, err
+}
+
+// watchPeak samples pid's RSS once a second until stop is called.
+func watchPeak(ctx context.Context, pid int) (_ *procMax, stop func()) {
 	var peak procMax
 	wctx, stopWatch := context.WithCancel(ctx)
 	var watched sync.WaitGroup
 	watched.Add(1)
-	go func() { defer watched.Done(); peak.watch(wctx, c.pid()) }()
-	defer func() { stopWatch(); watched.Wait() }()
+	go func() { defer watched.Done(); peak.watch(wctx, pid) }()
+	return &peak, func() { stopWatch(); watched.Wait() }
+}
 
+// loadReporting is load with a progress line every 10 s.
+func loadReporting(ctx context.Context, s *sim.Sim, o options, peak *procMax, progress io.Writer) (map[string]int, time.Duration, error) {
 	start := time.Now()
 	lastReport := start
-	frames, lag, err := load(ctx, s, o, func(sent int) {
+	return load(ctx, s, o, func(sent int) {
 		if time.Since(lastReport) >= 10*time.Second {
 			lastReport = time.Now()
 			fmt.Fprintf(progress, "soak: %v: %d frames, %d replies, RSS %.1f MiB\n",
 				time.Since(start).Round(time.Second), sent, s.Stats().Sends, float64(peak.rss())/(1<<20))
 		}
 	})
-	if err != nil {
-		return r, err
-	}
-	if err := drain(ctx, s, o.frames(), o.drain); err != nil {
-		fmt.Fprintln(progress, "soak:", err)
-	}
+}
 
+// measureEnd stops the bot once the load is over and fills r in from the
+// bot, its process, the simulator and the frames sent (by sender).
+func (r *Result) measureEnd(c *child, s *sim.Sim, senders int, frames map[string]int, lag time.Duration, peak *procMax, progress io.Writer) error {
 	h, err := health(c.url)
 	if err != nil {
-		return r, err
+		return err
 	}
 	ps, err := readProc(c.pid())
 	if err != nil {
-		return r, err
+		return err
 	}
 	r.ExitCode, err = c.stop()
 	if r.ExitCode != 0 {
 		fmt.Fprintf(progress, "soak: the bot exited %d; its last lines:\n%s\n", r.ExitCode, c.log.tail())
 	}
 	if err != nil {
-		return r, err
+		return err
 	}
 	st := s.Stats()
 	sent := s.Sent()
-	replies := make(map[string]int, o.senders)
+	replies := make(map[string]int, senders)
 	for _, x := range sent {
 		replies[x.Recipients[0]]++
 	}
@@ -142,7 +157,7 @@ func soak(ctx context.Context, o options, progress io.Writer) (Result, error) {
 	r.MaxGoroutines, r.TraceSamples = c.log.goroutines()
 	r.Own = statsOf(c.log.ownMS())
 	r.MaxLagMS = float64(lag.Microseconds()) / 1000
-	return r, nil
+	return nil
 }
 
 // drain waits until the simulator has accepted want sends, or for d.
