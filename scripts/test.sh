@@ -14,6 +14,12 @@ if [ -n "$unformatted" ]; then
 	exit 1
 fi
 
+step "no merge conflict markers"
+if git grep -nE '^(<<<<<<<|>>>>>>>)( |$)' -- . ':!*.sum'; then
+	echo "conflict markers left in the files above"
+	exit 1
+fi
+
 step "go vet"
 go vet ./...
 

@@ -64,6 +64,28 @@ func TestReplyPrinter(t *testing.T) {
 	}
 }
 
+// A quoted reply is printed under the line it quotes, cut to its first line.
+func TestReplyPrinterQuote(t *testing.T) {
+	s := sim.New(sim.Config{})
+	defer s.Close()
+	var out strings.Builder
+	p := replyPrinter{sim: s, out: &out}
+	body, _ := json.Marshal(map[string]any{"number": s.Number(), "recipients": []string{sim.TestGroup().ID()}, "message": "Komendy",
+		"quote_timestamp": 7, "quote_author": "+48500000001", "quote_message": "!pomoc\nproszę"})
+	req := httptest.NewRequest(http.MethodPost, "/v2/send", strings.NewReader(string(body)))
+	rec := httptest.NewRecorder()
+	s.ServeHTTP(rec, req)
+	if rec.Code != http.StatusCreated {
+		t.Fatalf("POST /v2/send: %d %s", rec.Code, rec.Body.String())
+	}
+	if err := p.printNext(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if want := "  ↪ replying to +48500000001: !pomoc…\nbot → testbot: Komendy\n"; out.String() != want {
+		t.Errorf("printed %q; want %q", out.String(), want)
+	}
+}
+
 // BenchmarkReplyPrinter prints one reply at a time after 10 and after 10,000
 // earlier sends: the allocations per reply must not grow with the run.
 //

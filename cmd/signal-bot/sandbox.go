@@ -196,6 +196,9 @@ func (p *replyPrinter) print(sent []sim.Sent) error {
 		if to == sim.TestGroup().ID() {
 			to = sim.TestGroup().Alias
 		}
+		if m.QuoteTimestamp != 0 { // above the reply, as Signal shows a quote
+			fmt.Fprintf(&b, "  ↪ replying to %s: %s\n", whom(m.QuoteAuthor), firstLine(m.QuoteMessage, 60))
+		}
 		fmt.Fprintf(&b, "bot → %s: %s\n", to, strings.ReplaceAll(m.Message, "\n", "\n    "))
 		for _, a := range m.Attachments {
 			fmt.Fprintf(&b, "    [picture %s %s, %d bytes, %dx%d]\n", a.Filename, a.MIME, a.Size, a.Width, a.Height)
@@ -203,6 +206,27 @@ func (p *replyPrinter) print(sent []sim.Sent) error {
 	}
 	_, err := io.WriteString(p.out, b.String()) // one write: a timing line never splits a reply
 	return err
+}
+
+// whom names a quote's author: the bot quotes by uuid, and the sandbox's typist
+// is shown by the number they type from.
+func whom(author string) string {
+	if author == sim.UUIDOf(sandboxUser) {
+		return sandboxUser
+	}
+	return author
+}
+
+// firstLine is s's first line, cut to at most n runes ("…" marks a cut).
+func firstLine(s string, n int) string {
+	line, _, more := strings.Cut(s, "\n")
+	if r := []rune(line); len(r) > n {
+		line, more = string(r[:n]), true
+	}
+	if more {
+		line += "…"
+	}
+	return line
 }
 
 // printServed prints the short line of a frame that reached a command.

@@ -134,9 +134,11 @@ func checkScreen(t *testing.T, out, logPath string) {
 	if !ok || !strings.Contains(head, "The bot's log goes to "+logPath) {
 		t.Fatalf("the first screen does not say where the log is (%s):\n%s", logPath, out)
 	}
-	var replies, timings []string
+	var replies, timings, quotes []string
 	for _, l := range strings.Split(strings.TrimSuffix(body, "\n"), "\n") {
 		switch {
+		case strings.HasPrefix(l, "  ↪ replying to "): // the quote above a reply in the group
+			quotes = append(quotes, l)
 		case strings.HasPrefix(l, "bot → testbot: "):
 			replies = append(replies, l)
 		case strings.HasPrefix(l, "  ↳ "):
@@ -153,6 +155,16 @@ func checkScreen(t *testing.T, out, logPath string) {
 	// sender once per window, the other !x get no reply and no line.
 	if len(replies) != 3 || len(timings) != 3 {
 		t.Errorf("%d replies and %d timing lines; want 3 and 3:\n%s", len(replies), len(timings), body)
+	}
+	// Every reply in the test group quotes the line that asked (QUOTE_REPLIES=groups).
+	quoteRE := regexp.MustCompile(`^  ↪ replying to ` + regexp.QuoteMeta(sandboxUser) + `: !(pomoc|cat|x)$`)
+	if len(quotes) != len(replies) {
+		t.Errorf("%d quote lines for %d replies; want one each:\n%s", len(quotes), len(replies), body)
+	}
+	for _, l := range quotes {
+		if !quoteRE.MatchString(l) {
+			t.Errorf("quote line %q; want %s", l, quoteRE)
+		}
 	}
 	timingRE := regexp.MustCompile(`^  ↳ (pomoc|cat|unknown)  own_ms=\d+\.\d{3}  round_trip_ms=\d+\.\d{3}$`)
 	for _, l := range timings {

@@ -42,6 +42,7 @@ func newBot(cfg config.Config, p botParts) (*bot.Bot, *bot.Intake, *commands.Reg
 		API: p.api, Registry: reg, Store: p.state.store, Overrides: overrides, Groups: p.safety.groups, Tracer: p.tp, Log: p.log,
 		HashKey: p.state.hashKey, Recorder: p.metrics,
 		Gate: p.safety.gate, Audience: p.safety.audience, QuietWindow: cfg.Bot.QuietWindow,
+		QuoteReplies: bot.QuoteModeOf(cfg.Bot.QuoteReplies), Texts: commands.TextsFor(cfg.Commands.ReplyLang),
 		ChallengeURL: cfg.Signal.BaseURL + "/v1/accounts/" + url.PathEscape(cfg.Signal.Number) + "/rate-limit-challenge",
 		Typing:       typer(cfg, p.base, p.tp), TypingBudget: p.safety.gate,
 		Seen: p.state.left.SeenSince(time.Now().Add(-cfg.Journal.ReplayMaxAge)),

@@ -44,7 +44,7 @@ func TestHostilePicturesApologyOrPicture(t *testing.T) {
 			switch {
 			case tt.wantPicture && (len(got.Attachments) != 1 || got.Attachments[0].MIME != "image/jpeg"):
 				t.Errorf("reply = %q with %d attachments; want one JPEG", got.Message, len(got.Attachments))
-			case !tt.wantPicture && (got.Message != commands.TextUpstreamFailed || len(got.Attachments) != 0):
+			case !tt.wantPicture && (got.Message != commands.TextsFor("pl").UpstreamFailed() || len(got.Attachments) != 0):
 				t.Errorf("reply = %q with %d attachments; want the apology alone", got.Message, len(got.Attachments))
 			}
 			h.Say(bob, "", "!pomoc")
@@ -110,7 +110,7 @@ func TestCatURLPointedInwardGetsApology(t *testing.T) {
 			h.Start()
 			h.Say(alice, "", "!cat")
 			got := h.WaitSent(1)[0]
-			if got.Message != commands.TextUpstreamFailed || len(got.Attachments) != 0 {
+			if got.Message != commands.TextsFor("pl").UpstreamFailed() || len(got.Attachments) != 0 {
 				t.Errorf("reply = %q with %d attachments; want the apology alone", got.Message, len(got.Attachments))
 			}
 			if n := n1.Load() + n2.Load(); n != 0 {

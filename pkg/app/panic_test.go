@@ -27,8 +27,8 @@ func TestPanickingCommandGetsApology(t *testing.T) {
 	h.Commands = []*commands.Command{panicky()}
 	h.Start()
 	h.Say(alice, "", "!wybuch")
-	if got := h.WaitSent(1)[0]; got.Message != commands.TextInternal {
-		t.Fatalf("reply to a panicking command = %q; want the apology %q", got.Message, commands.TextInternal)
+	if got := h.WaitSent(1)[0]; got.Message != commands.TextsFor("pl").Internal() {
+		t.Fatalf("reply to a panicking command = %q; want the apology %q", got.Message, commands.TextsFor("pl").Internal())
 	}
 	h.Say(alice, "", "!pomoc")
 	if got := h.WaitSent(2)[1]; !strings.Contains(got.Message, "!kot") {

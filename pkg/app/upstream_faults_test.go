@@ -43,7 +43,7 @@ func TestUpstreamFaultsGiveApology(t *testing.T) {
 				h.Say(alice, "", tg.command)
 				got := h.WaitSent(1)[0]
 				took := time.Since(start)
-				if got.Message != commands.TextUpstreamFailed || len(got.Attachments) != 0 {
+				if got.Message != commands.TextsFor("pl").UpstreamFailed() || len(got.Attachments) != 0 {
 					t.Errorf("reply = %q with %d attachments; want the apology alone", got.Message, len(got.Attachments))
 				}
 				if h.Up.Requests(tg.target) == 0 {

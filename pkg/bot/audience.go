@@ -57,8 +57,12 @@ func (a *Audience) SetMembers(gs []signalapi.Group, configured Groups) {
 		if _, ok := configured.byID[g.InternalID]; !ok {
 			continue
 		}
-		for _, m := range g.Members {
-			ids[m] = true
+		for _, m := range g.Members { // a hidden number is "": only the uuid is known
+			for _, id := range []string{m.Number, m.UUID} {
+				if id != "" {
+					ids[id] = true
+				}
+			}
 		}
 	}
 	a.mu.Lock()

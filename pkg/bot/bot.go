@@ -48,6 +48,11 @@ type Deps struct {
 	Typing    Typer            // nil: no typing indicator (TYPING=off)
 	// TypingBudget is asked before each typing indicator; nil: no budget.
 	TypingBudget TypingBudget
+	// Texts are the replies' language (REPLY_LANG); the zero Texts is Polish.
+	Texts commands.Texts
+	// QuoteReplies says which replies quote the asking message (QUOTE_REPLIES);
+	// the zero value quotes none.
+	QuoteReplies QuoteMode
 	// Seen are the pairs the duplicate filter starts with, oldest first:
 	// frames answered before this process started (the journal's records,
 	// journal.Left.SeenSince). Past RecentSize, the oldest are forgotten.

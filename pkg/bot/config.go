@@ -14,6 +14,7 @@ type Config struct {
 	AnswerIn       []string      `env:"ANSWER_IN, default=groups,members" help:"where the bot answers: groups (the configured SIGNAL_GROUPS), members (direct chats with their members), direct (any direct chat), group aliases, or * for everyone"`
 	MembersRefresh time.Duration `env:"MEMBERS_REFRESH, default=10m" help:"how often the members of the configured groups are listed again (for ANSWER_IN=members)"`
 	Typing         string        `env:"TYPING, default=on" help:"on: show Signal's typing indicator while !cat or !kot fetches and sends its picture; off: never"`
+	QuoteReplies   string        `env:"QUOTE_REPLIES, default=groups" help:"which replies quote the message that asked: groups (replies in groups), all, off"`
 }
 
 // TypingOn reports whether TYPING is on.
@@ -34,6 +35,9 @@ func (c Config) Validate() error {
 	}
 	if c.Typing != "on" && c.Typing != "off" {
 		errs = append(errs, fmt.Errorf("TYPING must be on or off, got %q", c.Typing))
+	}
+	if q := c.QuoteReplies; q != "groups" && q != "all" && q != "off" {
+		errs = append(errs, fmt.Errorf("QUOTE_REPLIES must be groups, all or off, got %q", q))
 	}
 	return errors.Join(errs...)
 }

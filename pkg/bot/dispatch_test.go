@@ -221,7 +221,7 @@ func TestDispatch(t *testing.T) {
 			name: "a failing command: an apology when it has one, else nothing",
 			steps: []step{
 				{msg: msg{from: alice, text: "!zepsuta"}, want: want{outcome: telemetry.OutcomeError, command: "zepsuta"}},
-				{msg: msg{from: alice, text: "!przeprasza"}, want: want{outcome: telemetry.OutcomeError, to: alice, prefix: commands.TextUpstreamFailed, command: "przeprasza"}},
+				{msg: msg{from: alice, text: "!przeprasza"}, want: want{outcome: telemetry.OutcomeError, to: alice, prefix: commands.TextsFor("pl").UpstreamFailed(), command: "przeprasza"}},
 				{msg: msg{from: alice, text: "!pomoc"}, want: want{outcome: telemetry.OutcomeServed, to: alice, prefix: "Komendy", command: "pomoc"}},
 			},
 			counts: map[string]int{"command_failed/zepsuta": 1, "command_failed/przeprasza": 1},
@@ -256,9 +256,9 @@ func TestDispatch(t *testing.T) {
 				}
 			},
 			steps: []step{
-				{msg: msg{from: alice, text: "!pomoc"}, want: want{outcome: telemetry.OutcomeError, to: alice, prefix: commands.TextInternal, command: "pomoc"}},
+				{msg: msg{from: alice, text: "!pomoc"}, want: want{outcome: telemetry.OutcomeError, to: alice, prefix: commands.TextsFor("pl").Internal(), command: "pomoc"}},
 				{msg: msg{from: alice, text: "!nieznana"}, want: want{outcome: telemetry.OutcomeUnknown, to: alice, prefix: "Nie znam", command: "unknown"}}, // records nothing
-				{msg: msg{from: bob, group: rodzina, text: "!foto"}, want: want{outcome: telemetry.OutcomeError, to: group, prefix: commands.TextInternal, command: "foto"}},
+				{msg: msg{from: bob, group: rodzina, text: "!foto"}, want: want{outcome: telemetry.OutcomeError, to: group, prefix: commands.TextsFor("pl").Internal(), command: "foto"}},
 			},
 			counts: map[string]int{"state_failed/pomoc": 1, "state_failed/foto": 1},
 			logs:   []string{"recording a use failed"},
@@ -364,8 +364,8 @@ func withAudience(t *testing.T, d *Deps) {
 		t.Fatal(err)
 	}
 	a.SetMembers([]signalapi.Group{
-		{InternalID: rodzina, Members: []string{alice, bobUUID}},
-		{InternalID: otherGroup, Members: []string{stranger}}, // the bot is in it, but it is not configured
+		{InternalID: rodzina, Members: []signalapi.Member{{Number: alice}, {UUID: bobUUID}}},
+		{InternalID: otherGroup, Members: []signalapi.Member{{Number: stranger}}}, // the bot is in it, but it is not configured
 	}, d.Groups)
 	d.Audience = a
 }
@@ -446,7 +446,7 @@ func newHarness(t *testing.T, setup func(t *testing.T, d *Deps)) *harness {
 			}},
 		&commands.Command{Name: "przeprasza", Summary: "psuje się grzecznie", Scope: commands.Everywhere,
 			Run: func(context.Context, commands.Request) (commands.Reply, error) {
-				return commands.Reply{Text: commands.TextUpstreamFailed}, errors.New("upstream down on purpose")
+				return commands.Reply{Text: commands.TextsFor("pl").UpstreamFailed()}, errors.New("upstream down on purpose")
 			}},
 	)
 	if err != nil {

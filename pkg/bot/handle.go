@@ -121,7 +121,7 @@ func (b *Bot) dispatch(ctx context.Context, m *Message) *work {
 	)
 	w := &work{in: in, req: commands.Request{
 		Args: args, Sender: in.SenderKey(), SenderName: in.SenderName, Chat: chat, Now: b.d.Now(),
-		Registry: b.d.Registry,
+		Registry: b.d.Registry, Texts: b.d.Texts,
 	}}
 	cmd, found := b.d.Registry.Resolve(name)
 	switch {
@@ -129,11 +129,11 @@ func (b *Bot) dispatch(ctx context.Context, m *Message) *work {
 		// One hint per sender per window, whatever the unknown name: 300 × !x, or !a !b
 		// !c…, get one.
 		w.name, w.outcome = "unknown", telemetry.OutcomeUnknown
-		w.reply = &commands.Reply{Text: commands.TextUnknown(name)}
+		w.reply = &commands.Reply{Text: b.d.Texts.Unknown(name)}
 		return b.refusal(ctx, w, "", 0)
 	case !cmd.Scope.Allows(chat):
 		w.name, w.outcome = cmd.Name, telemetry.OutcomeNotHere
-		w.reply = &commands.Reply{Text: commands.TextNotHere(cmd.Name)}
+		w.reply = &commands.Reply{Text: b.d.Texts.NotHere(cmd.Name)}
 		return b.refusal(ctx, w, cmd.Name, cmd.Cooldown)
 	}
 	w.name, w.req.Command = cmd.Name, cmd
@@ -154,12 +154,12 @@ func (b *Bot) use(ctx context.Context, span trace.Span, w *work) *work {
 		b.d.Log.ErrorContext(ctx, "recording a use failed", "command", cmd.Name, "err", telemetry.RedactErr(err))
 		markFailed(span, err)
 		w.outcome = telemetry.OutcomeError
-		w.reply = &commands.Reply{Text: commands.TextInternal}
+		w.reply = &commands.Reply{Text: b.d.Texts.Internal()}
 		return w
 	}
 	if !use.Allowed {
 		w.outcome = telemetry.OutcomeCooldown
-		w.reply = &commands.Reply{Text: commands.TextCooldown(cmd.Name, use.Remaining)}
+		w.reply = &commands.Reply{Text: b.d.Texts.Cooldown(cmd.Name, use.Remaining)}
 		return b.refusal(ctx, w, cmd.Name, cooldown)
 	}
 	return w
@@ -229,7 +229,7 @@ func (b *Bot) handle(ctx context.Context, s *pipeline.Slot, w *work) string {
 			}
 		}
 	}
-	out := signalapi.Outgoing{Recipient: w.in.ReplyTo(), Text: reply.Text}
+	out := signalapi.Outgoing{Recipient: w.in.ReplyTo(), Text: reply.Text, Quote: quoteOf(b.d.QuoteReplies, w.in)}
 	for _, p := range reply.Pictures {
 		out.Attachments = append(out.Attachments, p.DataURI)
 	}

@@ -9,7 +9,6 @@ import (
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/trace"
 
-	"signal-bot/pkg/commands"
 	"signal-bot/pkg/pipeline"
 	"signal-bot/pkg/signalapi"
 	"signal-bot/pkg/telemetry"
@@ -47,7 +46,7 @@ func (b *Bot) recovered(ctx context.Context, m *Message, r any, stack []byte) {
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), apologyTimeout)
 	defer cancel()
-	out := signalapi.Outgoing{Recipient: m.In.ReplyTo(), Text: commands.TextInternal}
+	out := signalapi.Outgoing{Recipient: m.In.ReplyTo(), Text: b.d.Texts.Internal()}
 	res, err := b.d.API.Send(ctx, out)
 	b.sends.note(ctx, res, err, time.Now())
 	if err != nil {

@@ -33,8 +33,8 @@ func TestQuietOncePerWindow(t *testing.T) {
 func TestAudience(t *testing.T) {
 	groups := NewGroups(map[string]string{"rodzina": "g1", "testbot": "g2"}, []string{"testbot"})
 	members := []signalapi.Group{
-		{InternalID: "g1", Members: []string{"+481", "uuid-2"}},
-		{InternalID: "g-other", Members: []string{"+489"}}, // a group the bot is in but not configured
+		{InternalID: "g1", Members: []signalapi.Member{{Number: "+481"}, {UUID: "uuid-2"}, {Number: "+483", UUID: "uuid-3"}}},
+		{InternalID: "g-other", Members: []signalapi.Member{{Number: "+489"}}}, // a group the bot is in but not configured
 	}
 	inGroup := func(id string) signalapi.Incoming { return signalapi.Incoming{SenderNumber: "+489", GroupID: id} }
 	direct := func(number, uuid string) signalapi.Incoming {
@@ -50,6 +50,8 @@ func TestAudience(t *testing.T) {
 		{[]string{"groups", "members"}, direct("+481", ""), true},
 		{[]string{"groups", "members"}, direct("", "uuid-2"), true}, // number hidden
 		{[]string{"groups", "members"}, direct("+489", ""), false},  // member of an unconfigured group only
+		{[]string{"groups", "members"}, direct("", "uuid-3"), true}, // listed with both, writes with the uuid only
+		{[]string{"groups", "members"}, direct("", ""), false},      // an empty number is nobody's
 		{[]string{"rodzina"}, inGroup("g1"), true},
 		{[]string{"rodzina"}, inGroup("g2"), false},
 		{[]string{"rodzina"}, direct("+481", ""), false},

@@ -55,8 +55,8 @@ func TestFailedStateWriteIsNotSilence(t *testing.T) {
 	defer cancel()
 	p.Wait(ctx)
 	sent := s.Sent()
-	if len(sent) != 1 || sent[0].Message != commands.TextInternal {
-		t.Errorf("sends = %+v; want the apology %q", sent, commands.TextInternal)
+	if len(sent) != 1 || sent[0].Message != commands.TextsFor("pl").Internal() {
+		t.Errorf("sends = %+v; want the apology %q", sent, commands.TextsFor("pl").Internal())
 	}
 	if failing, _ := b.StateFailing(); !failing || rec.failed.Load() != 1 {
 		t.Errorf("StateFailing = %v, counted %d; want true, 1", failing, rec.failed.Load())

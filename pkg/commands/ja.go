@@ -22,35 +22,35 @@ type TallyReader interface {
 
 // Ja is the "my stats" command: the sender's uses per command and any
 // cooldown still running in this chat. It addresses the sender as "Ty"
-// (you): the name signal-cli reports is, for a linked account, the label the
+// (you, KeyJaYou): the name signal-cli reports is, for a linked account, the label the
 // operator's own address book gives the sender, which is not the bot's to
 // tell a group. showName, the operator's opt-in (JA_SHOW_NAME), shows it.
 func Ja(tallies TallyReader, cooldowns Cooldowns, showName bool) *Command {
 	return &Command{
-		Name: "ja", Aliases: []string{"me", "staty"}, Summary: "twoje statystyki", Scope: Everywhere,
+		Name: "ja", Aliases: []string{"me", "staty"}, Summary: Texts{}.Summary("ja"), Scope: Everywhere,
 		Cooldown: 5 * time.Second,
 		Run: func(_ context.Context, req Request) (Reply, error) {
 			ts, err := tallies.Tallies(req.Sender)
 			if err != nil {
-				return Reply{Text: TextInternal}, fmt.Errorf("!ja: %w", err)
+				return Reply{Text: req.Texts.Internal()}, fmt.Errorf("!ja: %w", err)
 			}
 			var b strings.Builder
-			name := "Ty"
+			name := req.Texts.Text(KeyJaYou)
 			if showName && req.SenderName != "" {
 				name = truncate(req.SenderName, 64)
 			}
-			fmt.Fprintf(&b, "Statystyki: %s", name)
+			b.WriteString(req.Texts.format(KeyJaHeader, name))
 			if len(ts) == 0 {
-				b.WriteString("\nJeszcze nic.")
+				b.WriteString("\n" + req.Texts.Text(KeyJaNothing))
 			}
 			for _, t := range ts {
-				fmt.Fprintf(&b, "\n!%s — %s", t.Command, Times(t.Count))
+				fmt.Fprintf(&b, "\n!%s — %s", t.Command, req.Texts.Times(t.Count))
 				c, ok := req.Registry.Get(t.Command)
 				if !ok {
 					continue
 				}
 				if left := t.Last.Add(cooldowns.Cooldown(req.Chat, c, req.Now)).Sub(req.Now); left > 0 && t.Command != req.Command.Name {
-					fmt.Fprintf(&b, ", znów za %s", Seconds(left))
+					b.WriteString(req.Texts.format(KeyJaAgain, Seconds(left)))
 				}
 			}
 			return Reply{Text: b.String()}, nil

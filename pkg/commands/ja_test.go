@@ -43,7 +43,7 @@ func TestJa(t *testing.T) {
 		{name: "name shown only when the operator opts in", cmd: jaNamed, sender: "carol", senderName: "Carol",
 			want: "Statystyki: Carol\nJeszcze nic."},
 		{name: "a command no longer registered", cmd: ja, sender: "bob", want: "Statystyki: Ty\n!gone — 2 razy"},
-		{name: "store failure", cmd: ja, sender: "broken", want: TextInternal, wantErr: true},
+		{name: "store failure", cmd: ja, sender: "broken", want: TextsFor("pl").Internal(), wantErr: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -34,7 +34,7 @@ func PictureCommand(name string, aliases []string, summary, caption string, cool
 			defer cancel()
 			p, err := src.Picture(ctx)
 			if err != nil {
-				return Reply{Text: TextUpstreamFailed}, fmt.Errorf("%w: !%s: %w", ErrUpstream, name, err)
+				return Reply{Text: req.Texts.UpstreamFailed()}, fmt.Errorf("%w: !%s: %w", ErrUpstream, name, err)
 			}
 			return Reply{Text: caption, Pictures: []Picture{p}}, nil
 		},

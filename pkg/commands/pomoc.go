@@ -10,15 +10,15 @@ import (
 // only what answers in the asking chat, with the cooldowns in effect there.
 func Pomoc(cooldowns Cooldowns) *Command {
 	return &Command{
-		Name: "pomoc", Aliases: []string{"help", "pomocy"}, Summary: "ta lista", Scope: Everywhere,
+		Name: "pomoc", Aliases: []string{"help", "pomocy"}, Summary: Texts{}.Summary("pomoc"), Scope: Everywhere,
 		Cooldown: 10 * time.Second,
 		Run: func(_ context.Context, req Request) (Reply, error) {
 			var b strings.Builder
-			b.WriteString("Komendy w tym czacie:")
+			b.WriteString(req.Texts.Text(KeyHelpHeader))
 			for _, c := range req.Registry.Allowed(req.Chat) {
 				b.WriteString("\n!" + c.Name + " — " + c.Summary)
 				if cd := cooldowns.Cooldown(req.Chat, c, req.Now); cd > 0 {
-					b.WriteString(" (co " + Seconds(cd) + ")")
+					b.WriteString(req.Texts.format(KeyHelpEvery, Seconds(cd)))
 				}
 			}
 			return Reply{Text: b.String()}, nil

@@ -36,6 +36,7 @@ type Request struct {
 	// Registry is the registry Command was resolved from: what !pomoc lists
 	// and !ja looks cooldowns up in.
 	Registry *Registry
+	Texts    Texts // the reply's language (REPLY_LANG); the zero Texts is Polish
 }
 
 // Reply is what the bot answers: text, pictures, or both.
@@ -51,7 +52,7 @@ type RunFunc func(ctx context.Context, req Request) (Reply, error)
 type Command struct {
 	Name    string
 	Aliases []string
-	Summary string // Polish, for !pomoc
+	Summary string // for !pomoc, in REPLY_LANG (Texts.Summary)
 	// Cooldown is the per-user wait between two uses, the command's default;
 	// COOLDOWNS overrides it per command. Zero: none.
 	Cooldown time.Duration

@@ -6,28 +6,98 @@ import (
 	"time"
 )
 
-// Replies in Polish. Every reply stays far below Signal's 2000-byte body.
+// Key names one user-facing text. Every language's table has every key (a test
+// checks), each with the same fmt verbs in the same order.
+type Key string
+
+// The texts the bot says. Refusals, hints and apologies first, then !pomoc,
+// !ja, and the commands' summaries (Summary: "summary." + the command's name).
 const (
-	TextUpstreamFailed = "Przepraszam, nie udało się teraz pobrać obrazka. Spróbuj za chwilę."
-	TextInternal       = "Przepraszam, coś poszło nie tak. Spróbuj za chwilę."
+	KeyUpstreamFailed Key = "upstream_failed" // a picture could not be fetched
+	KeyInternal       Key = "internal"        // anything else went wrong
+	KeyUnknown        Key = "unknown"         // %[1]s: the unknown name
+	KeyNotHere        Key = "not_here"        // %[1]s: the command
+	KeyCooldown       Key = "cooldown"        // %[1]s: the wait (Seconds), %[2]s: the command
+	KeyHelpHeader     Key = "help.header"
+	KeyHelpEvery      Key = "help.every" // %[1]s: the cooldown (Seconds)
+	KeyJaHeader       Key = "ja.header"  // %[1]s: the sender, KeyJaYou unless JA_SHOW_NAME
+	KeyJaYou          Key = "ja.you"
+	KeyJaNothing      Key = "ja.nothing"
+	KeyJaAgain        Key = "ja.again"   // %[1]s: the wait (Seconds)
+	KeyTimesOne       Key = "times.one"  // a count of 1
+	KeyTimesMany      Key = "times.many" // %[1]d: any other count
+	KeySummaryPomoc   Key = "summary.pomoc"
+	KeySummaryJa      Key = "summary.ja"
+	KeySummaryCat     Key = "summary.cat"
+	KeySummaryKot     Key = "summary.kot"
 )
 
-// TextUnknown is the hint for an unknown command.
-func TextUnknown(name string) string {
-	return fmt.Sprintf("Nie znam komendy !%s. Napisz !pomoc, aby zobaczyć listę komend.", name)
+// Keys lists every key, for the completeness test and REPLY_LANG's checks.
+func Keys() []Key {
+	return []Key{KeyUpstreamFailed, KeyInternal, KeyUnknown, KeyNotHere, KeyCooldown,
+		KeyHelpHeader, KeyHelpEvery, KeyJaHeader, KeyJaYou, KeyJaNothing, KeyJaAgain,
+		KeyTimesOne, KeyTimesMany, KeySummaryPomoc, KeySummaryJa, KeySummaryCat, KeySummaryKot}
 }
 
-// TextNotHere says a command does not answer in this chat.
-func TextNotHere(name string) string {
-	return fmt.Sprintf("Komenda !%s nie działa w tym czacie. Napisz !pomoc, aby zobaczyć, co tu działa.", name)
+// Languages lists REPLY_LANG's values; the first is the default.
+func Languages() []string { return []string{"pl", "en"} }
+
+// table is one language's texts, made afresh for each Texts so none is shared.
+func table(lang string) map[Key]string {
+	if lang == "en" {
+		return english()
+	}
+	return polish()
 }
 
-// TextCooldown says how long to wait.
-func TextCooldown(name string, left time.Duration) string {
-	return fmt.Sprintf("Poczekaj jeszcze %s, zanim znów użyjesz !%s.", Seconds(left), name)
+// Texts is the bot's texts in one language (REPLY_LANG). The zero Texts speaks
+// Polish, the default. It is read-only, so safe for concurrent use.
+type Texts struct{ m map[Key]string }
+
+// TextsFor returns the texts of lang ("pl" or "en", which config checks);
+// any other value is Polish.
+func TextsFor(lang string) Texts { return Texts{m: table(lang)} }
+
+// Text is key's text, unformatted.
+func (t Texts) Text(k Key) string {
+	if t.m == nil {
+		return polish()[k]
+	}
+	return t.m[k]
 }
 
-// Seconds renders a duration for people, rounded up: "1 s", "2 min 5 s".
+func (t Texts) format(k Key, args ...any) string { return fmt.Sprintf(t.Text(k), args...) }
+
+// UpstreamFailed is the apology for a picture that could not be fetched.
+func (t Texts) UpstreamFailed() string { return t.Text(KeyUpstreamFailed) }
+
+// Internal is the apology for anything else that failed.
+func (t Texts) Internal() string { return t.Text(KeyInternal) }
+
+// Unknown is the hint for an unknown command.
+func (t Texts) Unknown(name string) string { return t.format(KeyUnknown, name) }
+
+// NotHere says a command does not answer in this chat.
+func (t Texts) NotHere(name string) string { return t.format(KeyNotHere, name) }
+
+// Cooldown says how long to wait.
+func (t Texts) Cooldown(name string, left time.Duration) string {
+	return t.format(KeyCooldown, Seconds(left), name)
+}
+
+// Summary is the command's line in !pomoc; "" for a command without one.
+func (t Texts) Summary(name string) string { return t.Text(Key("summary." + name)) }
+
+// Times is the count of "times": 1 raz, 2 razy; 1 time, 2 times.
+func (t Texts) Times(n int64) string {
+	if n == 1 {
+		return t.Text(KeyTimesOne)
+	}
+	return t.format(KeyTimesMany, n)
+}
+
+// Seconds renders a duration for people, rounded up: "1 s", "2 min 5 s" (the
+// same in both languages).
 func Seconds(d time.Duration) string {
 	s := int(math.Ceil(d.Seconds()))
 	switch {
@@ -38,12 +108,4 @@ func Seconds(d time.Duration) string {
 	default:
 		return fmt.Sprintf("%d min %d s", s/60, s%60)
 	}
-}
-
-// Times is the Polish count of "times": 1 raz, 2 razy, 5 razy.
-func Times(n int64) string {
-	if n == 1 {
-		return "1 raz"
-	}
-	return fmt.Sprintf("%d razy", n)
 }

@@ -68,10 +68,11 @@ func (s Signal) Validate() error {
 	return errors.Join(append(errs, httpapi.CheckWebhookPath(s.WebhookPath))...)
 }
 
-// Validate reports a negative cooldown. The names COOLDOWNS and SCOPES
-// give are checked against the commands when the registry is built.
+// Validate reports a negative cooldown and the commands' own settings'
+// problems. The names COOLDOWNS and SCOPES give are checked against the
+// commands when the registry is built.
 func (c Commands) Validate() error {
-	var errs []error
+	errs := []error{c.Config.Validate()}
 	for _, cmd := range slices.Sorted(maps.Keys(c.Cooldowns)) {
 		if c.Cooldowns[cmd] < 0 {
 			errs = append(errs, fmt.Errorf("COOLDOWNS: %s has a negative cooldown", cmd))

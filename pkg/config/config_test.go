@@ -104,6 +104,20 @@ func TestLoad(t *testing.T) {
 					t.Error("TYPING=off: TypingOn() = true")
 				}
 			}},
+		{name: "reply language of no table", env: map[string]string{"REPLY_LANG": "de"}, wantErr: "REPLY_LANG"},
+		{name: "replies in Polish by default", env: map[string]string{},
+			check: func(t *testing.T, c Config) {
+				if c.Commands.ReplyLang != "pl" {
+					t.Errorf("REPLY_LANG = %q; want pl", c.Commands.ReplyLang)
+				}
+			}},
+		{name: "quote replies of an unknown kind", env: map[string]string{"QUOTE_REPLIES": "some"}, wantErr: "QUOTE_REPLIES"},
+		{name: "quote replies in groups by default", env: map[string]string{},
+			check: func(t *testing.T, c Config) {
+				if c.Bot.QuoteReplies != "groups" {
+					t.Errorf("QUOTE_REPLIES = %q; want groups", c.Bot.QuoteReplies)
+				}
+			}},
 		{name: "commit interval", env: map[string]string{"STATE_COMMIT_INTERVAL": "0s"},
 			check: func(t *testing.T, c Config) {
 				if c.State.CommitInterval != 0 {

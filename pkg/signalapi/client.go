@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/url"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -104,21 +103,6 @@ func (c *Client) CheckMode(ctx context.Context) (About, error) {
 		return a, fmt.Errorf("signal-cli-rest-api at %s runs in mode %q; signal-bot needs MODE=json-rpc", c.cfg.BaseURL, a.Mode)
 	}
 	return a, nil
-}
-
-// Group is one entry of GET /v1/groups/<number>.
-type Group struct {
-	Name       string   `json:"name"`
-	ID         string   `json:"id"`          // group.… (the send recipient)
-	InternalID string   `json:"internal_id"` // signal-cli's id, as in frames
-	Members    []string `json:"members"`
-}
-
-// Groups lists the account's groups.
-func (c *Client) Groups(ctx context.Context) ([]Group, error) {
-	var gs []Group
-	err := c.getJSON(ctx, "/v1/groups/"+url.PathEscape(c.cfg.Number), &gs)
-	return gs, err
 }
 
 func (c *Client) getJSON(ctx context.Context, path string, v any) error {

@@ -19,6 +19,15 @@ type Outgoing struct {
 	Recipient   string // +48…, a UUID, or group.…
 	Text        string
 	Attachments []string // data URIs; see DataURI
+	Quote       *Quote   // nil: the reply quotes nothing
+}
+
+// Quote is the message a reply quotes (quote_timestamp, quote_author,
+// quote_message of /v2/send; docs/wire-format.md §2).
+type Quote struct {
+	Timestamp int64  // the quoted message's envelope timestamp
+	Author    string // its sender: the number, or the uuid when the number is hidden
+	Text      string // its text, shown by clients that do not have the message
 }
 
 // DataURI encodes an attachment the way /v2/send takes it, with the file name
@@ -50,6 +59,20 @@ type sendBody struct {
 	Recipients  []string `json:"recipients"`
 	Message     string   `json:"message"`
 	Attachments []string `json:"base64_attachments,omitempty"`
+	// The quote: signal-cli reads quote-author and quote-message only with
+	// quote-timestamp, so the three go together or not at all.
+	QuoteTimestamp *int64  `json:"quote_timestamp,omitempty"`
+	QuoteAuthor    *string `json:"quote_author,omitempty"`
+	QuoteMessage   *string `json:"quote_message,omitempty"`
+}
+
+// bodyOf is the /v2/send body of out from account number.
+func bodyOf(number string, out Outgoing) sendBody {
+	b := sendBody{Number: number, Recipients: []string{out.Recipient}, Message: out.Text, Attachments: out.Attachments}
+	if q := out.Quote; q != nil {
+		b.QuoteTimestamp, b.QuoteAuthor, b.QuoteMessage = &q.Timestamp, &q.Author, &q.Text
+	}
+	return b
 }
 
 // sendRetries are the waits before the retries of a send that certainly did
@@ -60,7 +83,7 @@ var sendRetries = [...]time.Duration{300 * time.Millisecond, time.Second}
 
 // Send posts one message with POST /v2/send.
 func (c *Client) Send(ctx context.Context, out Outgoing) (SendResult, error) {
-	body, err := json.Marshal(sendBody{Number: c.cfg.Number, Recipients: []string{out.Recipient}, Message: out.Text, Attachments: out.Attachments})
+	body, err := json.Marshal(bodyOf(c.cfg.Number, out))
 	if err != nil {
 		return SendResult{}, fmt.Errorf("send: encode: %w", err)
 	}

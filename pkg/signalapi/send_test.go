@@ -2,6 +2,7 @@ package signalapi
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"net"
@@ -107,6 +108,44 @@ func TestRetryAfter(t *testing.T) {
 		if got := retryAfter(tt.header, now); got != tt.want {
 			t.Errorf("retryAfter(%q) = %v; want %v", tt.header, got, tt.want)
 		}
+	}
+}
+
+// A quoted reply carries quote_timestamp, quote_author and quote_message
+// together; a reply without a quote carries none of them.
+func TestSendBodyQuote(t *testing.T) {
+	tests := []struct {
+		name string
+		in   Incoming
+		out  Outgoing
+		want string
+	}{
+		{"no quote", Incoming{}, Outgoing{Recipient: "+48500000002", Text: "hi"},
+			`{"number":"+48500000001","recipients":["+48500000002"],"message":"hi"}`},
+		{"uuid before the number", Incoming{SenderNumber: "+48500000002", SenderUUID: "a2b8d2cf-6c4f-4d43-9e3b-1f5e8a1c2d3e", Text: "!pomoc", Timestamp: 7},
+			Outgoing{Recipient: "group.x", Text: "hi"},
+			`{"number":"+48500000001","recipients":["group.x"],"message":"hi","quote_timestamp":7,"quote_author":"a2b8d2cf-6c4f-4d43-9e3b-1f5e8a1c2d3e","quote_message":"!pomoc"}`},
+		{"number without a uuid", Incoming{SenderNumber: "+48500000002", Text: "!pomoc", Timestamp: 8},
+			Outgoing{Recipient: "group.x", Text: "hi"},
+			`{"number":"+48500000001","recipients":["group.x"],"message":"hi","quote_timestamp":8,"quote_author":"+48500000002","quote_message":"!pomoc"}`},
+		{"hidden number", Incoming{SenderUUID: "a2b8d2cf-6c4f-4d43-9e3b-1f5e8a1c2d3e", Text: "!ja", Timestamp: 9},
+			Outgoing{Recipient: "group.x", Text: "hi"},
+			`{"number":"+48500000001","recipients":["group.x"],"message":"hi","quote_timestamp":9,"quote_author":"a2b8d2cf-6c4f-4d43-9e3b-1f5e8a1c2d3e","quote_message":"!ja"}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out := tt.out
+			if tt.in.Timestamp != 0 {
+				out.Quote = tt.in.Quote()
+			}
+			b, err := json.Marshal(bodyOf("+48500000001", out))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(b) != tt.want {
+				t.Errorf("body = %s\nwant   %s", b, tt.want)
+			}
+		})
 	}
 }
 

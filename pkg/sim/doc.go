@@ -22,7 +22,10 @@
 // POST /v2/send validates like the real server, with its messages, status codes and content
 // types, then waits Latency.SendCost of the body, applies Faults.Send, records the send (see
 // Sent, WaitSent) and answers 201 in the SendShape. Typing, reactions, receipts and groups
-// answer as the real server does, with their own latency and faults.
+// answer as the real server does, with their own latency and faults. A quote (quote_timestamp
+// with quote_author, a number or uuid) is checked as signal-cli reads it and recorded. GET
+// /v1/groups lists members as strings, a member whose number is hidden by the uuid; with
+// ?expand=true (from release 0.99, Config.Version) as {"number","uuid"} objects.
 //
 // # Control endpoints
 //

@@ -15,10 +15,13 @@ const groupRevision = 1
 
 // Group is a Signal group the bot account is a member of.
 type Group struct {
-	Alias      string   // short name for tests and control endpoints, e.g. "testbot"
-	Name       string   // the group's title
-	InternalID string   // signal-cli's id: base64 of 32 bytes, as in frames' groupInfo.groupId
-	Members    []string // member numbers or uuids; the bot account is added when listed
+	Alias      string // short name for tests and control endpoints, e.g. "testbot"
+	Name       string // the group's title
+	InternalID string // signal-cli's id: base64 of 32 bytes, as in frames' groupInfo.groupId
+	// Members are member numbers, or uuids for members whose number the account does not
+	// know (a hidden number): the plain form lists them so, the expanded one as
+	// {"number":"","uuid":…}. The bot account is added when listed.
+	Members []string
 }
 
 // TestGroup returns the sandbox's test group: alias "testbot", with a fixed InternalID.
@@ -113,11 +116,23 @@ func (s *Sim) handleGroups(w http.ResponseWriter, r *http.Request) {
 	if !s.accountCall(w, r, epGroups, number) {
 		return
 	}
-	out := make([]groupEntry, 0, len(s.groups))
+	expanded, ok := s.wantExpand(w, r)
+	if !ok {
+		return
+	}
+	out := make([]any, 0, len(s.groups))
 	for _, g := range s.groups {
-		out = append(out, s.entry(g))
+		out = append(out, s.render(g, expanded))
 	}
 	writeJSON(w, http.StatusOK, out)
+}
+
+// render is g's entry in the plain or the expanded form.
+func (s *Sim) render(g Group, expanded bool) any {
+	if expanded {
+		return expand(s.entry(g))
+	}
+	return s.entry(g)
 }
 
 // handleGroup serves GET /v1/groups/{number}/{id}; id is the REST id ("group.…").
@@ -126,10 +141,14 @@ func (s *Sim) handleGroup(w http.ResponseWriter, r *http.Request) {
 	if !s.accountCall(w, r, epGroups, number) {
 		return
 	}
+	expanded, ok := s.wantExpand(w, r)
+	if !ok {
+		return
+	}
 	id := r.PathValue("id")
 	for _, g := range s.groups {
 		if g.ID() == id {
-			writeJSON(w, http.StatusOK, s.entry(g))
+			writeJSON(w, http.StatusOK, s.render(g, expanded))
 			return
 		}
 	}

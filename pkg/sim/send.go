@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"strconv"
 	"time"
+
+	"signal-bot/pkg/signalid"
 )
 
 // SendShape is the 201 body of POST /v2/send.
@@ -135,6 +137,23 @@ func (s *Sim) checkSend(p *sendPlan) *apiError {
 			return badRequest("Group not found: " + p.groupID)
 		}
 	}
+	return checkQuote(q)
+}
+
+// checkQuote applies signal-cli's reading of a quote: it reads quote_author and
+// quote_message only when quote_timestamp is given, and then needs the author as
+// one recipient, a number or a uuid (RecipientIdentifier.Single). The REST API
+// passes all three on unchecked. The messages are the simulator's own.
+func checkQuote(q sendRequest) *apiError {
+	if q.QuoteTimestamp == nil {
+		return nil
+	}
+	switch {
+	case q.QuoteAuthor == nil || *q.QuoteAuthor == "":
+		return badRequest("Quote author parameter is missing")
+	case !isPhoneNumber(*q.QuoteAuthor) && !signalid.IsUUID(*q.QuoteAuthor):
+		return badRequest("Invalid phone number '" + *q.QuoteAuthor + "'")
+	}
 	return nil
 }
 
@@ -199,8 +218,11 @@ func (s *Sim) sentOf(p *sendPlan, ts int64) Sent {
 	if q.TextMode != nil {
 		x.TextMode = *q.TextMode
 	}
-	if q.QuoteTimestamp != nil {
-		x.QuoteTimestamp = *q.QuoteTimestamp
+	if q.QuoteTimestamp != nil { // checkQuote made sure of the author
+		x.QuoteTimestamp, x.QuoteAuthor = *q.QuoteTimestamp, *q.QuoteAuthor
+		if q.QuoteMessage != nil {
+			x.QuoteMessage = *q.QuoteMessage
+		}
 	}
 	if q.EditTimestamp != nil {
 		x.EditTimestamp = *q.EditTimestamp

@@ -74,6 +74,11 @@ func TestSendValidation(t *testing.T) {
 		{"short group. name is a username", sendBody(bot, []string{"group.abc"}, "hi", nil), 201, jsonCT, ""},
 		{"text to the group", sendBody(bot, []string{g.ID()}, "hi", nil), 201, jsonCT, ""},
 		{"quote without text", sendBody(bot, []string{user}, "", map[string]any{"quote_timestamp": 1, "quote_author": user}), 201, jsonCT, ""},
+		{"quote by uuid", sendBody(bot, []string{user}, "hi", map[string]any{"quote_timestamp": 1, "quote_author": UUIDOf(user), "quote_message": "!pomoc"}), 201, jsonCT, ""},
+		{"quote author without timestamp is not read", sendBody(bot, []string{user}, "hi", map[string]any{"quote_author": "nobody"}), 201, jsonCT, ""},
+		{"quote without author", sendBody(bot, []string{user}, "hi", map[string]any{"quote_timestamp": 1}), 400, jsonCT, `{"error":"Quote author parameter is missing"}`},
+		{"quote author not a number or uuid", sendBody(bot, []string{user}, "hi", map[string]any{"quote_timestamp": 1, "quote_author": "alice"}), 400, jsonCT, `{"error":"Invalid phone number 'alice'"}`},
+		{"quote author of a wrong type", sendBody(bot, []string{user}, "hi", map[string]any{"quote_timestamp": 1, "quote_author": 5}), 400, plainCT, invalid},
 	}
 	h := start(t, Config{})
 	tsObject := regexp.MustCompile(`^\{"timestamp":"[0-9]{13}"\}$`)
@@ -95,15 +100,15 @@ func TestSendValidation(t *testing.T) {
 		})
 	}
 	st := h.sim.Stats()
-	if st.Sends != 7 || st.SendsRejected != int64(len(tests)-7) {
-		t.Errorf("sends %d, rejected %d; want 7, %d", st.Sends, st.SendsRejected, len(tests)-7)
+	if st.Sends != 9 || st.SendsRejected != int64(len(tests)-9) {
+		t.Errorf("sends %d, rejected %d; want 9, %d", st.Sends, st.SendsRejected, len(tests)-9)
 	}
 }
 
 func TestSendRecordsRequest(t *testing.T) {
 	h := start(t, Config{})
 	g := TestGroup()
-	res := h.do(http.MethodPost, "/v2/send", sendBody(DefaultNumber, []string{g.ID()}, "**hi**", map[string]any{"text_mode": "styled", "quote_timestamp": 5, "quote_author": DefaultSender}))
+	res := h.do(http.MethodPost, "/v2/send", sendBody(DefaultNumber, []string{g.ID()}, "**hi**", map[string]any{"text_mode": "styled", "quote_timestamp": 5, "quote_author": DefaultSender, "quote_message": "!pomoc"}))
 	if res.status != http.StatusCreated {
 		t.Fatalf("send: %+v", res)
 	}
@@ -117,6 +122,7 @@ func TestSendRecordsRequest(t *testing.T) {
 	}
 	got := sent[0]
 	if got.Group != "testbot" || got.Message != "**hi**" || got.TextMode != "styled" || got.QuoteTimestamp != 5 ||
+		got.QuoteAuthor != DefaultSender || got.QuoteMessage != "!pomoc" ||
 		itoa(got.Timestamp) != body.Timestamp || got.Recipients[0] != g.ID() || got.Number != DefaultNumber {
 		t.Errorf("sent = %+v; want the request, group testbot, timestamp %s", got, body.Timestamp)
 	}

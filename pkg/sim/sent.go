@@ -8,12 +8,14 @@ import (
 // Sent is one POST /v2/send the simulator accepted (answered 201).
 type Sent struct {
 	Number         string           `json:"number"`
-	Recipients     []string         `json:"recipients"`          // as requested, including the hidden "recipient"
-	Group          string           `json:"group,omitempty"`     // the group's alias, or its internal id if it has none
-	Message        string           `json:"message"`             // as requested (before any text_mode styling)
-	Attachments    []SentAttachment `json:"attachments"`         // decoded base64_attachments
-	TextMode       string           `json:"text_mode,omitempty"` // "normal", "styled" or "" (not given)
-	QuoteTimestamp int64            `json:"quote_timestamp,omitempty"`
+	Recipients     []string         `json:"recipients"`                // as requested, including the hidden "recipient"
+	Group          string           `json:"group,omitempty"`           // the group's alias, or its internal id if it has none
+	Message        string           `json:"message"`                   // as requested (before any text_mode styling)
+	Attachments    []SentAttachment `json:"attachments"`               // decoded base64_attachments
+	TextMode       string           `json:"text_mode,omitempty"`       // "normal", "styled" or "" (not given)
+	QuoteTimestamp int64            `json:"quote_timestamp,omitempty"` // the quoted message; 0: no quote
+	QuoteAuthor    string           `json:"quote_author,omitempty"`    // its author, a number or uuid, with QuoteTimestamp only
+	QuoteMessage   string           `json:"quote_message,omitempty"`   // its text as the request gave it, with QuoteTimestamp only
 	EditTimestamp  int64            `json:"edit_timestamp,omitempty"`
 	Timestamp      int64            `json:"timestamp"` // the timestamp of the 201 answer
 	At             time.Time        `json:"at"`        // when the simulator answered

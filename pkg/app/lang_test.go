@@ -1,0 +1,70 @@
+package app_test
+
+import (
+	"context"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/sethvargo/go-envconfig"
+
+	"signal-bot/pkg/botest"
+	"signal-bot/pkg/commands"
+	"signal-bot/pkg/config"
+	"signal-bot/pkg/sim"
+)
+
+// With REPLY_LANG=en every command and every refusal answers in English, and the
+// Polish names and aliases still work.
+func TestEveryReplyInEnglish(t *testing.T) {
+	h := botest.New(t, sim.Config{Lossless: true}, map[string]string{"REPLY_LANG": "en", "SCOPES": "cat=direct"})
+	h.Start()
+	steps := []struct {
+		from, group, text string
+		want              string // a regexp of the whole reply (without the time left, which depends on the machine's speed)
+		picture           bool
+	}{
+		{alice, "testbot", "!pomoc", `^Commands in this chat:\n`, false},
+		{alice, "testbot", "!help", `^Commands in this chat:\n`, false},
+		{alice, "testbot", "!pomocy", `^Commands in this chat:\n`, false},
+		{alice, "testbot", "!ja", `^Stats: you\n!ja — 1 time\n!pomoc — 3 times$`, false},
+		{alice, "testbot", "!me", `^Wait [1-5] s more before you use !ja again\.$`, false},
+		{alice, "testbot", "!kot", `^🐈$`, true},
+		{alice, "testbot", "!kitku", `^Wait [1-3]?\d s more before you use !kot again\.$`, false},
+		{alice, "testbot", "!cat", `^The command !cat does not work in this chat\. Write !help to see what works here\.$`, false},
+		{alice, "testbot", "!nieznana", `^I do not know the command !nieznana\. Write !help to see the list of commands\.$`, false},
+		{bob, "", "!cat", `^🐱$`, true},
+		{bob, "", "!staty", `^Stats: you\n!cat — 1 time, again in [1-3]?\d s\n!ja — 1 time$`, false},
+	}
+	polish := regexp.MustCompile(`[ąćęłńóśźżĄĆĘŁŃÓŚŹŻ]|Komend|Poczekaj|Statystyki|Przepraszam|razy|\(co `)
+	for i, st := range steps {
+		h.Say(st.from, st.group, st.text)
+		got := h.WaitSent(i + 1)[i]
+		if !regexp.MustCompile(st.want).MatchString(got.Message) || (len(got.Attachments) == 1) != st.picture {
+			t.Errorf("%s: reply %q with %d attachments; want %q, picture %v", st.text, got.Message, len(got.Attachments), st.want, st.picture)
+		}
+		if polish.MatchString(got.Message) {
+			t.Errorf("%s: reply %q is (partly) Polish", st.text, got.Message)
+		}
+	}
+	help := h.Sim.Sent()[0].Message
+	for _, line := range []string{"!ja — your stats (every 5 s)", "!kot — a random cat photo from Wikimedia Commons (every 30 s)", "!pomoc — this list"} {
+		if !strings.Contains(help, line) {
+			t.Errorf("!pomoc in English = %q; want a line %q", help, line)
+		}
+	}
+	if strings.Contains(help, "!cat") {
+		t.Errorf("!pomoc in the group lists !cat, scoped to direct chats: %q", help)
+	}
+}
+
+// REPLY_LANG accepts exactly the languages pkg/commands has a table for.
+func TestReplyLangMatchesTables(t *testing.T) {
+	for _, lang := range append(commands.Languages(), "de") {
+		_, err := config.Load(context.Background(), envconfig.MapLookuper(map[string]string{"REPLY_LANG": lang}))
+		if want := slices.Contains(commands.Languages(), lang); (err == nil) != want {
+			t.Errorf("REPLY_LANG=%s: %v; want accepted %v", lang, err, want)
+		}
+	}
+}
