@@ -3,6 +3,7 @@ package httpapi_test
 import (
 	"errors"
 	"net"
+	"net/http"
 	"os"
 	"sync"
 	"syscall"
@@ -92,5 +93,9 @@ func TestSlowlorisIdleConnections(t *testing.T) {
 	if open != 0 {
 		t.Errorf("%d of %d idle connections still open 20 s on; want all closed by the server (cap %d, header timeout 1 s)", open, n, maxConns)
 	}
+	// The first selftest's kept-alive connection reaches its 1 s idle timeout
+	// about now: a POST reusing it as the server closes it gets EOF, and
+	// net/http does not retry a POST. The bot's answer is what is tested here.
+	http.DefaultClient.CloseIdleConnections()
 	h.Selftest("!pomoc") // and the bot still answers afterwards
 }
