@@ -25,8 +25,7 @@ type botParts struct {
 	api      *signalapi.Client
 	safety   safety
 	pictures map[string]commands.PictureSource
-	base     http.RoundTripper   // under the typing client
-	commands []*commands.Command // Options.Commands: tests only
+	base     http.RoundTripper // under the typing client
 }
 
 // newBot builds the bot over p, with the commands' registry (buildRegistry)
@@ -34,7 +33,7 @@ type botParts struct {
 // metrics observe the health figures. Nothing in it needs closing.
 func newBot(cfg config.Config, p botParts) (*bot.Bot, *bot.Intake, *commands.Registry, error) {
 	overrides := bot.NewOverrides()
-	reg, err := buildRegistry(cfg, p.safety.groups, overrides, p.state.store, p.pictures, p.commands...)
+	reg, err := buildRegistry(cfg, p.safety.groups, overrides, p.state.store, p.pictures)
 	if err != nil {
 		return nil, nil, nil, err
 	}

@@ -151,7 +151,7 @@ func (in *Intake) run(ctx context.Context, s *pipeline.Slot, f *frame) {
 		f.root.SetStatus(codes.Error, "wait for the sender's turn: "+err.Error())
 		return
 	}
-	in.handleSafe(ctx, s, f)
+	in.bot.Handle(ctx, s, f.msg)
 }
 
 // awaitTurn waits, inside the queue span (span sender.turn), until every
