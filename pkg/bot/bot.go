@@ -71,6 +71,7 @@ type Recorder interface {
 	SendFailed(err error)
 	ReplyShed(reason string)    // a reply not sent: budget, pause or quiet refusal
 	FrameIgnored(reason string) // a command from a chat outside ANSWER_IN
+	FrameSkipped(reason string) // a frame that gets no reply, by signalapi.Skip's Label
 	StateFailed(command string) // recording a use failed
 }
 
@@ -80,6 +81,7 @@ func (noRecorder) CommandFailed(string, error) {}
 func (noRecorder) SendFailed(error)            {}
 func (noRecorder) ReplyShed(string)            {}
 func (noRecorder) FrameIgnored(string)         {}
+func (noRecorder) FrameSkipped(string)         {}
 func (noRecorder) StateFailed(string)          {}
 
 // Bot decides what each frame gets; its Intake takes them in.

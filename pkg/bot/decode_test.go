@@ -29,6 +29,7 @@ func TestDecode(t *testing.T) {
 		{"plain text takes no turn", `{"envelope":{"sourceUuid":"u-2","dataMessage":{"message":"hello"}}}`, "", signalapi.SkipNone, false, "hello", ""},
 		{"receipt", `{"envelope":{"sourceUuid":"u-1","receiptMessage":{}}}`, "", signalapi.SkipReceipt, false, "", ""},
 		{"error frame", `{"error":"Failed to decrypt"}`, "", signalapi.SkipError, false, "", ""},
+		{"exception", `{"exception":{"message":"m","type":"ProtocolNoSessionException"},"envelope":{"sourceUuid":"u-1","timestamp":5}}`, "", signalapi.SkipException, false, "", ""},
 		{"not json", `not json`, "", signalapi.SkipNone, true, "", ""},
 		{"wrong type", `{"envelope":{"sourceNumber":42}}`, "", signalapi.SkipNone, true, "", ""},
 	}

@@ -158,6 +158,7 @@ func TestDispatch(t *testing.T) {
 				{msg: msg{from: bob, text: "!pomoc", ts: 77}, want: want{outcome: telemetry.OutcomeServed, to: bob, prefix: "Komendy", command: "pomoc"}}, // another sender
 				{msg: msg{from: alice, text: "!pomoc", ts: 78}, want: want{outcome: telemetry.OutcomeServed, to: alice, prefix: "Komendy", command: "pomoc"}},
 			},
+			counts: map[string]int{"skipped/duplicate": 2},
 		},
 		{
 			name: "what is not a command gets nothing",
@@ -170,8 +171,25 @@ func TestDispatch(t *testing.T) {
 				{raw: `{"error":"Failed to decrypt message"}`, want: want{outcome: telemetry.OutcomeIgnored}},
 				{raw: `{"envelope":{"sourceNumber":42}}`, want: want{outcome: telemetry.OutcomeIgnored}},
 				{raw: `not json`, want: want{outcome: telemetry.OutcomeIgnored}},
+				{raw: `{"exception":{"message":"org.signal.libsignal.protocol.InvalidMessageException: invalid Whisper message: decryption failed","type":"ProtocolInvalidMessageException"},"envelope":` + header(alice, 7) + `},"account":"` + account + `"}`, want: want{outcome: telemetry.OutcomeIgnored}},
+				{raw: `{"account":"` + account + `"}`, want: want{outcome: telemetry.OutcomeIgnored}},
+				{raw: `{"envelope":` + header(alice, 8) + `,"dataMessage":{"timestamp":8,"message":"!pomoc"}},"account":"+48999999999"}`, want: want{outcome: telemetry.OutcomeIgnored}},
+				{raw: `{"envelope":` + header(account, 9) + `,"syncMessage":{"sentMessage":{"destination":"` + alice + `","timestamp":9,"message":"!pomoc"}}},"account":"` + account + `"}`, want: want{outcome: telemetry.OutcomeIgnored}},
+				{raw: `{"envelope":` + header(alice, 10) + `,"editMessage":{"targetSentTimestamp":1,"dataMessage":{"timestamp":10,"message":"!pomoc"}}},"account":"` + account + `"}`, want: want{outcome: telemetry.OutcomeIgnored}},
+				{raw: `{"envelope":` + header(alice, 11) + `,"storyMessage":{"allowsReplies":true}},"account":"` + account + `"}`, want: want{outcome: telemetry.OutcomeIgnored}},
+				{raw: `{"envelope":{"timestamp":12,"dataMessage":{"timestamp":12,"message":"!pomoc"}},"account":"` + account + `"}`, want: want{outcome: telemetry.OutcomeIgnored}},
+				{raw: `{"envelope":` + header(alice, 13) + `,"dataMessage":{"timestamp":13,"message":null,"groupInfo":{"groupId":"` + rodzina + `","type":"UPDATE"}}},"account":"` + account + `"}`, want: want{outcome: telemetry.OutcomeIgnored}},
+				{raw: `{"envelope":` + header(alice, 14) + `,"dataMessage":{"timestamp":14,"message":null,"reaction":{"emoji":"👍","targetSentTimestamp":1,"isRemove":false}}},"account":"` + account + `"}`, want: want{outcome: telemetry.OutcomeIgnored}},
+				{raw: `{"envelope":` + header(alice, 15) + `,"dataMessage":{"timestamp":15,"message":null,"attachments":[{"contentType":"image/png","id":"a.png","size":3}]}},"account":"` + account + `"}`, want: want{outcome: telemetry.OutcomeIgnored}},
 			},
-			logs: []string{"malformed frame skipped", "error frame from signal-cli-rest-api skipped"},
+			// Every reason the bot skips a frame for, but a duplicate (the case above), each once
+			// (twice where two frames have it).
+			counts: map[string]int{"skipped/not_command": 2, "skipped/own": 1, "skipped/receipt": 1, "skipped/typing": 1,
+				"skipped/error": 1, "skipped/undecodable": 2, "skipped/exception": 1, "skipped/no_envelope": 1,
+				"skipped/other_account": 1, "skipped/sync": 1, "skipped/edit": 1, "skipped/other_message": 1,
+				"skipped/no_sender": 1, "skipped/group_update": 1, "skipped/reaction": 1, "skipped/no_text": 1},
+			logs: []string{"malformed frame skipped", "error frame from signal-cli-rest-api skipped",
+				`msg="frame signal-cli could not decrypt or handle skipped" exception_type=ProtocolInvalidMessageException exception_message="org.signal.libsignal.protocol.InvalidMessageException: invalid Whisper message: decryption failed"`},
 		},
 		{
 			name:  "ANSWER_IN: strangers and other groups get nothing",
@@ -184,7 +202,7 @@ func TestDispatch(t *testing.T) {
 				{msg: msg{from: stranger, group: rodzina, text: "!pomoc"}, want: want{outcome: telemetry.OutcomeServed, to: group, prefix: "Komendy", command: "pomoc"}},
 				{msg: msg{from: alice, text: "!pomoc"}, want: want{outcome: telemetry.OutcomeServed, to: alice, prefix: "Komendy", command: "pomoc"}},
 			},
-			counts: map[string]int{"ignored/answer_in": 3},
+			counts: map[string]int{"ignored/answer_in": 3, "skipped/not_command": 1},
 			logs:   []string{"command from a chat outside ANSWER_IN ignored"},
 		},
 		{
@@ -245,7 +263,7 @@ func TestDispatch(t *testing.T) {
 				{msg: msg{from: bob, group: rodzina, text: "!foto"}, want: want{outcome: telemetry.OutcomeShed, command: "foto"}},
 				{msg: msg{from: bob, text: "tekst"}, want: want{outcome: telemetry.OutcomeIgnored}},
 			},
-			counts: map[string]int{"send_failed": 1, "shed/" + outbound.ShedPaused: 2},
+			counts: map[string]int{"send_failed": 1, "shed/" + outbound.ShedPaused: 2, "skipped/not_command": 1},
 			logs:   []string{"Signal rate-limited the bot's account", "challenge_tokens=tok-1"},
 		},
 		{
@@ -368,6 +386,13 @@ func withAudience(t *testing.T, d *Deps) {
 		{InternalID: otherGroup, Members: []signalapi.Member{{Number: stranger}}}, // the bot is in it, but it is not configured
 	}, d.Groups)
 	d.Audience = a
+}
+
+// header is an envelope's header as signal-cli writes it, from number (its
+// uuid from uuidOf), without the closing brace: the message part follows.
+func header(number string, ts int64) string {
+	return fmt.Sprintf(`{"source":%q,"sourceNumber":%q,"sourceUuid":%q,"sourceName":"Alice","sourceDevice":1,"timestamp":%d`,
+		number, number, uuidOf[number], ts)
 }
 
 func stepName(st step) string {
@@ -626,6 +651,7 @@ func (r *countingRecorder) CommandFailed(command string, _ error) { r.add("comma
 func (r *countingRecorder) SendFailed(error)                      { r.add("send_failed") }
 func (r *countingRecorder) ReplyShed(reason string)               { r.add("shed/" + reason) }
 func (r *countingRecorder) FrameIgnored(reason string)            { r.add("ignored/" + reason) }
+func (r *countingRecorder) FrameSkipped(reason string)            { r.add("skipped/" + reason) }
 func (r *countingRecorder) StateFailed(command string)            { r.add("state_failed/" + command) }
 
 func (r *countingRecorder) snapshot() map[string]int {

@@ -19,9 +19,10 @@ import (
 type Message struct {
 	In        signalapi.Incoming
 	Skip      signalapi.Skip
-	ErrorText string // the REST API's error, for an error frame
-	Err       error  // the frame is not JSON of the expected shape
-	Size      int    // the raw frame's bytes, for the log
+	ErrorText string                    // the REST API's error, for an error frame
+	Exc       *signalapi.FrameException // signal-cli's exception, for an exception frame
+	Err       error                     // the frame is not JSON of the expected shape
+	Size      int                       // the raw frame's bytes, for the log
 	// Command and Args are In.Text parsed (commands.Parse); IsCommand says
 	// whether it is a command at all.
 	Command, Args string
@@ -53,7 +54,7 @@ func (b *Bot) decode(raw []byte, via signalapi.Via) (string, *Message, error) {
 		return "", m, nil
 	}
 	m.In, m.Skip = signalapi.Classify(frame, b.d.API.Number())
-	m.ErrorText = frame.Error
+	m.ErrorText, m.Exc = frame.Error, frame.Exc
 	if m.Skip != signalapi.SkipNone {
 		return "", m, nil
 	}
@@ -106,6 +107,7 @@ func (b *Bot) dispatch(ctx context.Context, m *Message) *work {
 		return &work{outcome: telemetry.OutcomeElsewhere, silent: true}
 	}
 	if !b.recent.add(in.SenderKey(), in.Timestamp) {
+		b.d.Recorder.FrameSkipped(signalapi.SkipDuplicate.Label())
 		b.d.Log.InfoContext(ctx, "duplicate frame skipped")
 		return nil
 	}
@@ -161,18 +163,14 @@ func (b *Bot) use(ctx context.Context, span trace.Span, w *work) *work {
 	return w
 }
 
-// answerable says whether m is a command to dispatch, and logs a malformed
-// frame or an error frame, which are not.
+// answerable says whether m is a command to dispatch; a frame that is not
+// is counted by its reason, and logged when it is malformed or an error.
 func (b *Bot) answerable(ctx context.Context, m *Message) bool {
-	switch {
-	case m.Err != nil:
-		b.d.Log.WarnContext(ctx, "malformed frame skipped", "bytes", m.Size, "err", telemetry.RedactErr(m.Err))
-		return false
-	case m.Skip == signalapi.SkipError:
-		b.d.Log.WarnContext(ctx, "error frame from signal-cli-rest-api skipped", "error", telemetry.RedactText(m.ErrorText))
+	if skip := skipOf(m); skip != signalapi.SkipNone {
+		b.skipped(ctx, m, skip)
 		return false
 	}
-	return m.Skip == signalapi.SkipNone && m.IsCommand
+	return true
 }
 
 // refusal lets a refusal (hint, "not here", "wait") through once per sender, command and

@@ -7,6 +7,8 @@ import (
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/metric"
+
+	"signal-bot/pkg/signalapi"
 )
 
 // instruments creates every instrument; names are those of docs/operations.md.
@@ -42,9 +44,17 @@ func (m *Metrics) recorded(meter metric.Meter) error {
 	add(err)
 	m.ignored, err = meter.Int64Counter("signal_bot_frames_ignored", metric.WithDescription("Commands ignored before any reply, by reason: answer_in (a chat outside ANSWER_IN)."))
 	add(err)
+	m.skipped, err = meter.Int64Counter("signal_bot_frames_skipped", metric.WithDescription("Frames that got no reply, by reason: what they were (receipt, typing, sync, edit, reaction, exception, …) or why (undecodable, not_command, duplicate)."))
+	add(err)
 	m.stateErrs, err = meter.Int64Counter("signal_bot_state_errors", metric.WithDescription("Failed recordings of a use in the state file, by command; the user got an apology."))
 	add(err)
-	return errors.Join(errs...)
+	if err := errors.Join(errs...); err != nil {
+		return err
+	}
+	for _, reason := range signalapi.SkipLabels() { // every reason from 0, so that rate() and alerts see it
+		m.skipped.Add(context.Background(), 0, metric.WithAttributes(attribute.String("reason", reason)))
+	}
+	return nil
 }
 
 // observed are the instruments read from Sources at scrape time.

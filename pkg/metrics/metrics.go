@@ -61,6 +61,7 @@ type Metrics struct {
 	sendErrs  metric.Int64Counter
 	shed      metric.Int64Counter
 	ignored   metric.Int64Counter
+	skipped   metric.Int64Counter
 	stateErrs metric.Int64Counter
 	log       *slog.Logger
 	after     func(telemetry.Block) // nil: none
@@ -159,6 +160,12 @@ func (m *Metrics) ReplyShed(reason string) {
 // FrameIgnored counts a command from a chat outside ANSWER_IN.
 func (m *Metrics) FrameIgnored(reason string) {
 	m.ignored.Add(context.Background(), 1, metric.WithAttributes(attribute.String("reason", reason)))
+}
+
+// FrameSkipped counts a frame that got no reply, by its reason (a
+// signalapi.Skip's Label).
+func (m *Metrics) FrameSkipped(reason string) {
+	m.skipped.Add(context.Background(), 1, metric.WithAttributes(attribute.String("reason", reason)))
 }
 
 // StateFailed counts a failed recording of a use.

@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"os"
+	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -36,6 +39,10 @@ func TestClassify(t *testing.T) {
 		{"group update", frame(alice + `,"timestamp":1,"dataMessage":{"timestamp":1,"message":null,"groupInfo":{"groupId":"` + gid + `","type":"UPDATE"}}`), SkipGroupUpdate, "", ""},
 		{"attachment only", frame(alice + `,"timestamp":1,"dataMessage":{"timestamp":1,"message":null,"attachments":[{"contentType":"image/jpeg","id":"x.jpg","size":1}]}`), SkipNoText, "", ""},
 		{"error frame", []byte(`{"error":"boom"}`), SkipError, "", ""},
+		{"undecryptable", readFrame(t, "exception-undecryptable.json"), SkipException, "", ""},
+		{"untrusted identity", readFrame(t, "exception-untrusted.json"), SkipException, "", ""},
+		{"edit", frame(alice + `,"timestamp":2,"editMessage":{"targetSentTimestamp":1,"dataMessage":{"timestamp":2,"message":"!kot"}}`), SkipEdit, "", ""},
+		{"story", frame(alice + `,"timestamp":2,"storyMessage":{"allowsReplies":true}`), SkipOther, "", ""},
 		{"other account", []byte(`{"envelope":{` + alice + `,"timestamp":1,"dataMessage":{"timestamp":1,"message":"!pomoc"}},"account":"+1"}`), SkipOtherAcct, "", ""},
 		{"own message", frame(`"source":"` + bot + `","sourceNumber":"` + bot + `","sourceUuid":"x","timestamp":1,"dataMessage":{"timestamp":1,"message":"!pomoc"}`), SkipOwn, "", ""},
 	}
@@ -53,6 +60,60 @@ func TestClassify(t *testing.T) {
 				t.Errorf("Classify() = reply to %q, text %q; want %q, %q", in.ReplyTo(), in.Text, tt.wantReply, tt.wantText)
 			}
 		})
+	}
+}
+
+// readFrame reads a frame of testdata/frames, as signal-cli writes it.
+func readFrame(t testing.TB, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", "frames", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// An exception frame keeps the exception's message and type, whatever the
+// envelope beside it holds.
+func TestExceptionFrame(t *testing.T) {
+	tests := []struct{ file, typ, msg string }{
+		{"exception-undecryptable.json", "ProtocolInvalidMessageException", "org.signal.libsignal.protocol.InvalidMessageException: invalid Whisper message: decryption failed"},
+		{"exception-untrusted.json", "UntrustedIdentityException", "Untrusted identity: 1e5f7c1a-3b7e-4c55-9a0b-5d1f0e2a7c11"},
+	}
+	for _, tt := range tests {
+		f, err := DecodeFrame(readFrame(t, tt.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.Exc == nil || f.Exc.Type != tt.typ || f.Exc.Message != tt.msg || f.Envelope == nil || f.Envelope.DataMessage != nil {
+			t.Errorf("%s: exception %+v, envelope %+v; want %s %q beside a header-only envelope", tt.file, f.Exc, f.Envelope, tt.typ, tt.msg)
+		}
+	}
+}
+
+// Every skip reason has its own label, and SkipLabels lists them all.
+func TestSkipLabels(t *testing.T) {
+	all := []Skip{SkipError, SkipException, SkipNoEnvelope, SkipOtherAcct, SkipOwn, SkipReceipt, SkipTyping,
+		SkipSync, SkipEdit, SkipOther, SkipReaction, SkipGroupUpdate, SkipNoText, SkipNoSender,
+		SkipUndecodable, SkipNotCommand, SkipDuplicate}
+	seen := map[string]bool{}
+	for _, s := range all {
+		l := s.Label()
+		if l == "" || seen[l] || strings.ContainsAny(l, " -") || strings.ToLower(l) != l {
+			t.Errorf("%q.Label() = %q: empty, repeated or not a plain label", s, l)
+		}
+		seen[l] = true
+	}
+	if got := SkipLabels(); len(got) != len(all) {
+		t.Errorf("SkipLabels() = %v; want the %d labels", got, len(all))
+	}
+	for _, l := range SkipLabels() {
+		if !seen[l] {
+			t.Errorf("SkipLabels() has %q, no Skip's label", l)
+		}
+	}
+	if SkipNone.Label() != "" || Skip("made up").Label() != "" {
+		t.Error("SkipNone or an unknown Skip has a label")
 	}
 }
 
@@ -99,6 +160,7 @@ func FuzzDecodeFrame(f *testing.F) {
 	f.Add(frame(alice + `,"timestamp":1,"dataMessage":{"timestamp":1,"message":"!pomoc"}`))
 	f.Add(frame(alice + `,"timestamp":1,"dataMessage":{"timestamp":1,"message":null,"groupInfo":{"groupId":"` + gid + `","type":"UPDATE"}}`))
 	f.Add([]byte(`{"error":"x"}`))
+	f.Add(readFrame(f, "exception-undecryptable.json"))
 	f.Add([]byte(`{"envelope":null}`))
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		fr, err := DecodeFrame(raw)

@@ -55,27 +55,71 @@ func (in Incoming) SenderKey() string {
 // Skip says why a frame gets no reply; the empty Skip means "answer it".
 type Skip string
 
-// Reasons a frame is ignored.
+// Reasons a frame is ignored. Classify gives the first group; the bot gives
+// the last three, for what Classify cannot see.
 const (
 	SkipNone        Skip = ""
-	SkipError       Skip = "error frame"
+	SkipError       Skip = "error frame" // the REST API's {"error":…}
+	SkipException   Skip = "exception"   // signal-cli could not decrypt or handle the message
 	SkipNoEnvelope  Skip = "no envelope"
 	SkipOtherAcct   Skip = "other account"
 	SkipOwn         Skip = "own message"
 	SkipReceipt     Skip = "receipt"
 	SkipTyping      Skip = "typing"
 	SkipSync        Skip = "sync"
-	SkipOther       Skip = "not a data message"
+	SkipEdit        Skip = "edit"
+	SkipOther       Skip = "not a data message" // stories, calls
 	SkipReaction    Skip = "reaction"
 	SkipGroupUpdate Skip = "group update"
 	SkipNoText      Skip = "no text"
 	SkipNoSender    Skip = "no sender"
+
+	SkipUndecodable Skip = "undecodable"   // not JSON of a frame's shape
+	SkipNotCommand  Skip = "not a command" // a text that is no !command
+	SkipDuplicate   Skip = "duplicate"     // a command already answered
 )
+
+// skipLabels are every Skip but SkipNone with its metric label, in
+// Classify's order: the fixed label set of signal_bot_frames_skipped_total.
+var skipLabels = []struct {
+	skip  Skip
+	label string
+}{
+	{SkipError, "error"}, {SkipException, "exception"}, {SkipNoEnvelope, "no_envelope"},
+	{SkipOtherAcct, "other_account"}, {SkipReceipt, "receipt"}, {SkipTyping, "typing"},
+	{SkipSync, "sync"}, {SkipEdit, "edit"}, {SkipOther, "other_message"}, {SkipNoSender, "no_sender"},
+	{SkipOwn, "own"}, {SkipGroupUpdate, "group_update"}, {SkipReaction, "reaction"},
+	{SkipNoText, "no_text"}, {SkipUndecodable, "undecodable"}, {SkipNotCommand, "not_command"},
+	{SkipDuplicate, "duplicate"},
+}
+
+// Label is s's label in metrics: lower case, no spaces; "" for SkipNone and
+// for a Skip that is not one of the constants.
+func (s Skip) Label() string {
+	for _, l := range skipLabels {
+		if l.skip == s {
+			return l.label
+		}
+	}
+	return ""
+}
+
+// SkipLabels lists the label of every skip reason, in Classify's order.
+func SkipLabels() []string {
+	out := make([]string, len(skipLabels))
+	for i, l := range skipLabels {
+		out[i] = l.label
+	}
+	return out
+}
 
 // Classify turns a frame for account into an Incoming, or says why it is skipped.
 func Classify(f Frame, account string) (Incoming, Skip) {
-	if f.Error != "" || f.Exc != nil {
+	switch {
+	case f.Error != "":
 		return Incoming{}, SkipError
+	case f.Exc != nil:
+		return Incoming{}, SkipException
 	}
 	e := f.Envelope
 	if e == nil {
@@ -91,6 +135,8 @@ func Classify(f Frame, account string) (Incoming, Skip) {
 		return Incoming{}, SkipTyping
 	case e.SyncMessage != nil:
 		return Incoming{}, SkipSync
+	case e.EditMessage != nil:
+		return Incoming{}, SkipEdit
 	case e.DataMessage == nil:
 		return Incoming{}, SkipOther
 	}

@@ -5,9 +5,19 @@ package sim
 // fields that appear only when set.
 
 // frame is one websocket text frame: the raw params of a JSON-RPC "receive" notification.
+// signal-cli builds it as a HashMap of account, exception and envelope, which Jackson writes
+// in the map's order: exception, envelope, account (their hash buckets, 0, 2 and 14).
 type frame struct {
-	Envelope envelope `json:"envelope"`
-	Account  string   `json:"account"`
+	Exception *exception `json:"exception,omitempty"`
+	Envelope  envelope   `json:"envelope"`
+	Account   string     `json:"account"`
+}
+
+// exception is signal-cli's JsonError: the message and the simple class name of what it
+// could not decrypt or handle the message for.
+type exception struct {
+	Message string `json:"message"`
+	Type    string `json:"type"`
 }
 
 type envelope struct {

@@ -47,7 +47,7 @@ func (s *Sim) buildFrame(m Message) ([]byte, int64, error) {
 	if err := s.fillBody(&env, m, g); err != nil {
 		return nil, 0, fmt.Errorf("build %s frame: %w", m.Kind, err)
 	}
-	b, err := encodeFrame(frame{Envelope: env, Account: s.number})
+	b, err := encodeFrame(frame{Exception: exceptionOf(m, snd), Envelope: env, Account: s.number})
 	if err != nil {
 		return nil, 0, fmt.Errorf("build %s frame: %w", m.Kind, err)
 	}
@@ -100,10 +100,30 @@ func (s *Sim) fillBody(env *envelope, m Message, g *Group) error {
 		}
 	case KindSync:
 		env.SyncMessage = &syncMessage{SentMessage: s.sentMessage(ts, m, g)}
+	case KindUndecryptable: // the header only: there is no content to put in it
 	default:
 		return fmt.Errorf("unknown message kind %d", int(m.Kind))
 	}
 	return nil
+}
+
+// exceptionOf is the exception of an undecryptable message, nil for the other kinds, as
+// signal-cli's IncomingMessageHandler makes it. A ProtocolInvalidMessageException wraps
+// libsignal's InvalidMessageException, whose toString is its message; an
+// UntrustedIdentityException's message names the sender by its ACI (RecipientAddress's
+// identifier: the uuid, else the number).
+func exceptionOf(m Message, snd sender) *exception {
+	switch {
+	case m.Kind != KindUndecryptable:
+		return nil
+	case m.Text == "untrusted":
+		return &exception{Message: "Untrusted identity: " + snd.uuid, Type: "UntrustedIdentityException"}
+	default:
+		return &exception{
+			Message: "org.signal.libsignal.protocol.InvalidMessageException: invalid Whisper message: decryption failed",
+			Type:    "ProtocolInvalidMessageException",
+		}
+	}
 }
 
 // dataMessage builds a data message; groupType is "DELIVER" or "UPDATE".

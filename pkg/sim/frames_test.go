@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"bytes"
 	"encoding/json"
 	"slices"
 	"testing"
@@ -138,5 +139,53 @@ func TestDeliverUnknownGroupAlias(t *testing.T) {
 	}
 	if _, err := s.Deliver(Message{Kind: KindGroupUpdate}); err == nil {
 		t.Fatal("Deliver group update without group: got nil error; want one")
+	}
+}
+
+// An undecryptable message is what signal-cli's JsonReceiveMessageHandler writes for a
+// message it could not decrypt: the exception (JsonError: message, type) first, then a
+// header-only envelope naming the sender, then the account, in the order Jackson writes
+// the HashMap.
+func TestUndecryptableFrameShape(t *testing.T) {
+	h := start(t, Config{Lossless: true})
+	conn := h.dial("%2B48500000001")
+	tests := []struct {
+		name, text, typ, message string
+	}{
+		{"broken session", "", "ProtocolInvalidMessageException", "org.signal.libsignal.protocol.InvalidMessageException: invalid Whisper message: decryption failed"},
+		{"untrusted identity", "untrusted", "UntrustedIdentityException", "Untrusted identity: " + UUIDOf("+48111")},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if _, err := h.sim.Deliver(Message{Kind: KindUndecryptable, From: "+48111", Name: "Alice", Text: tt.text}); err != nil {
+				t.Fatalf("Deliver: %v", err)
+			}
+			raw := readRaw(t, conn)
+			if !bytes.HasPrefix(raw, []byte(`{"exception":{"message":`)) || !bytes.Contains(raw, []byte(`},"envelope":{"source":`)) ||
+				!bytes.HasSuffix(raw, []byte(`},"account":"`+DefaultNumber+`"}`)) {
+				t.Errorf("frame %s: want exception, envelope, account in that order", raw)
+			}
+			var f map[string]any
+			dec := json.NewDecoder(bytes.NewReader(raw))
+			dec.UseNumber()
+			if err := dec.Decode(&f); err != nil {
+				t.Fatal(err)
+			}
+			if got := sortedKeys(f); !slices.Equal(got, []string{"account", "envelope", "exception"}) {
+				t.Fatalf("frame keys = %v; want [account envelope exception]", got)
+			}
+			exc := wantObject(t, f, "exception")
+			if got := sortedKeys(exc); !slices.Equal(got, []string{"message", "type"}) {
+				t.Errorf("exception keys = %v; want [message type]", got)
+			}
+			wantValue(t, exc, "type", tt.typ)
+			wantValue(t, exc, "message", tt.message)
+			env := wantObject(t, f, "envelope")
+			if got := sortedKeys(env); !slices.Equal(got, slices.Sorted(slices.Values(envelopeHeader))) {
+				t.Errorf("envelope keys = %v; want the header only, %v", got, envelopeHeader)
+			}
+			wantValue(t, env, "sourceNumber", "+48111")
+			wantValue(t, env, "sourceName", "Alice")
+		})
 	}
 }

@@ -15,7 +15,14 @@ const (
 	KindGroupUpdate                // dataMessage, message null, groupInfo.type UPDATE
 	KindAttachmentOnly             // dataMessage, message null, attachments
 	KindEdit                       // editMessage{targetSentTimestamp, dataMessage}
+	// KindUndecryptable is a message signal-cli could not decrypt: an exception beside a
+	// header-only envelope. Text "untrusted" makes it an UntrustedIdentityException (the
+	// sender's safety number changed), else a ProtocolInvalidMessageException (a broken session).
+	KindUndecryptable
 )
+
+// lastKind is the highest Kind.
+const lastKind = KindUndecryptable
 
 // name returns the kind's name in control-endpoint JSON, or "" for an unknown kind.
 func (k Kind) name() string {
@@ -36,6 +43,8 @@ func (k Kind) name() string {
 		return "attachment_only"
 	case KindEdit:
 		return "edit"
+	case KindUndecryptable:
+		return "undecryptable"
 	}
 	return ""
 }
@@ -63,7 +72,7 @@ func (k *Kind) UnmarshalText(b []byte) error {
 		*k = KindText
 		return nil
 	}
-	for c := KindText; c <= KindEdit; c++ {
+	for c := KindText; c <= lastKind; c++ {
 		if c.name() == string(b) {
 			*k = c
 			return nil

@@ -49,7 +49,7 @@ func TestLatencyJSONRoundTrip(t *testing.T) {
 }
 
 func TestKindText(t *testing.T) {
-	for k := KindText; k <= KindEdit; k++ {
+	for k := KindText; k <= lastKind; k++ {
 		b, err := k.MarshalText()
 		if err != nil {
 			t.Fatalf("MarshalText(%d): %v", k, err)
