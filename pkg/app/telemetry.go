@@ -46,6 +46,7 @@ func newMetrics(g *gauges, o Options) (*metrics.Metrics, *telemetry.OwnTime, clo
 			return map[string]int64{"queue_full": s.DroppedFull, "sender_queue": s.DroppedSender, "queue_bytes": s.DroppedBytes}
 		},
 		PausedUntil: func() time.Time { return g.gate.PausedUntil(time.Now()) },
+		LastFrame:   func() time.Time { return g.intake.Heard().Last() },
 	}, o.Log, o.Served)
 	if err != nil {
 		return nil, nil, nil, err

@@ -32,6 +32,7 @@ type Intake struct {
 	log     *slog.Logger
 	depth   int               // QUEUE_DEPTH, for the drop log
 	dropLog outbound.LogEvery // websocket drops: a line a minute
+	heard   heard             // the last frame read from the REST API
 }
 
 // frame is one accepted frame on its way through the scheduler.
@@ -49,7 +50,8 @@ type frame struct {
 // journal of accepted frames (nil: none). Start it with Run; Close and Wait
 // stop it.
 func NewIntake(b *Bot, j *journal.Journal, cfg pipeline.Config) *Intake {
-	return &Intake{bot: b, journal: j, pipe: pipeline.New[*frame](cfg), tracer: b.tracer, log: b.d.Log, depth: cfg.QueueDepth}
+	return &Intake{bot: b, journal: j, pipe: pipeline.New[*frame](cfg), tracer: b.tracer, log: b.d.Log, depth: cfg.QueueDepth,
+		heard: heard{since: b.d.Now()}}
 }
 
 var _ signalapi.Intake = (*Intake)(nil)
@@ -62,6 +64,9 @@ func (in *Intake) Offer(ctx context.Context, raw []byte, readAt time.Time, via s
 	key, m, err := in.bot.decode(raw, via)
 	if err != nil { // a webhook line that carries no frame: nothing to answer, no trace
 		return trace.TraceID{}, err
+	}
+	if via != signalapi.ViaSelftest {
+		in.heard.note(readAt)
 	}
 	e := journal.Entry{ReadAt: readAt, Synthetic: via == signalapi.ViaSelftest, Line: via == signalapi.ViaWebhook, Raw: raw}
 	f, err := in.push(key, m, e, false)
@@ -187,6 +192,9 @@ func (in *Intake) Close() { in.pipe.Close() }
 // Wait waits until every accepted frame has finished, or ctx ends; then it
 // cuts off the ones still running or queued and reports how many they were.
 func (in *Intake) Wait(ctx context.Context) (cutOff int) { return in.pipe.Wait(ctx) }
+
+// Heard reports when the last frame from the REST API was read (see Heard).
+func (in *Intake) Heard() Heard { return in.heard.get() }
 
 // Stats reports the scheduler's queue and slots now.
 func (in *Intake) Stats() pipeline.Stats { return in.pipe.Stats() }

@@ -152,6 +152,12 @@ func TestLoad(t *testing.T) {
 		{name: "image bound of zero", env: map[string]string{"MAX_IMAGE_BYTES": "0"}, wantErr: "MAX_IMAGE_BYTES"},
 		{name: "thumb width of zero", env: map[string]string{"COMMONS_THUMB_WIDTH": "0"}, wantErr: "COMMONS_THUMB_WIDTH"},
 		{name: "negative selftest rate", env: map[string]string{"SELFTEST_RATE": "-1"}, wantErr: "SELFTEST_RATE"},
+		{name: "negative silence bound", env: map[string]string{"SILENCE_DEGRADED": "-1s"}, wantErr: "SILENCE_DEGRADED"},
+		{name: "silence bound off by default", check: func(t *testing.T, c Config) {
+			if c.Server.SilenceDegraded != 0 {
+				t.Errorf("SILENCE_DEGRADED = %s; want 0 (off) by default", c.Server.SilenceDegraded)
+			}
+		}},
 		{name: "journal off", env: map[string]string{"JOURNAL_MAX_FRAMES": "0", "JOURNAL_MAX_BYTES": "0"},
 			check: func(t *testing.T, c Config) {
 				if c.Journal.MaxFrames != 0 {

@@ -16,6 +16,8 @@ type Config struct {
 	SelftestTimeout time.Duration `env:"SELFTEST_TIMEOUT, default=30s" help:"how long /_selftest waits for the frame's trace"`
 	// SelftestRate 0 means no limit.
 	SelftestRate float64 `env:"SELFTEST_RATE, default=500" help:"most /_selftest requests per second (each one really sends a message)"`
+	// SilenceDegraded 0 is off: a quiet chat is quiet, and that is no fault.
+	SilenceDegraded time.Duration `env:"SILENCE_DEGRADED, default=0s" help:"/healthz is degraded when no frame (any: a receipt counts) has come from the REST API for longer than this; 0 is off"`
 }
 
 // Validate names each variable of c that is out of range, and a bad token.
@@ -26,6 +28,9 @@ func (c Config) Validate() error {
 	}
 	if strings.TrimSpace(c.SelftestSender) == "" {
 		errs = append(errs, errors.New("SELFTEST_SENDER must not be empty"))
+	}
+	if c.SilenceDegraded < 0 {
+		errs = append(errs, fmt.Errorf("SILENCE_DEGRADED must not be negative (0 is off), got %s", c.SilenceDegraded))
 	}
 	if c.SelftestRate < 0 {
 		errs = append(errs, fmt.Errorf("SELFTEST_RATE must not be negative, got %v", c.SelftestRate))

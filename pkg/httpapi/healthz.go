@@ -32,6 +32,10 @@ type Health struct {
 	// because it was full.
 	Journal *journal.Stats `json:"journal,omitempty"`
 
+	// LastFrameAt is the read time of the last frame from the REST API (any
+	// frame, receipts too); null while none has come since start.
+	LastFrameAt *time.Time `json:"last_frame_at"`
+
 	// Send is the sends' health: failures in a row (SendFailuresDegraded
 	// of them make the status degraded), 201s with an unreadable answer.
 	Send bot.SendStats `json:"send"`
@@ -52,12 +56,13 @@ func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
 	}
 	ps := s.d.Pipeline.Stats()
 	ts := s.d.OwnTime.Stats()
+	now := s.d.Now()
 	h := Health{
 		Status: "ok", Connected: s.d.Connected(),
 		QueueDepth: ps.Depth, QueueCapacity: ps.Capacity, Active: ps.Active, Limit: ps.Limit,
 		Accepted: ps.Accepted, Dropped: ps.Dropped,
 		TracesOpen: ts.Open, TracesEvicted: ts.Evicted,
-		Overrides: s.overrides(time.Now()),
+		Overrides: s.overrides(now),
 	}
 	if s.d.State != nil {
 		st := s.d.State()
@@ -68,14 +73,21 @@ func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
 		h.Journal = &js
 	}
 	h.DroppedSender, h.DroppedBytes, h.HeldBytes = ps.DroppedSender, ps.DroppedBytes, ps.HeldBytes
-	h.SendBudget = s.sendBudget(time.Now())
-	if until := s.d.Bot.Gate().PausedUntil(time.Now()); !until.IsZero() {
+	h.SendBudget = s.sendBudget(now)
+	if until := s.d.Bot.Gate().PausedUntil(now); !until.IsZero() {
 		h.SendPausedUntil = &until
 	}
 	h.StateFailing, _ = s.d.Bot.StateFailing()
 	h.StateFailing = h.StateFailing || h.State != nil && h.State.Failing
 	h.Send = s.d.Bot.SendStats()
 	h.Reasons = degraded(&h)
+	if s.d.Heard != nil {
+		heard := s.d.Heard()
+		h.LastFrameAt = heard.LastFrameAt
+		if r := silence(heard, s.cfg.SilenceDegraded, now); r != "" {
+			h.Reasons = append(h.Reasons, r)
+		}
+	}
 	status := http.StatusOK
 	if len(h.Reasons) > 0 {
 		h.Status, status = "degraded", http.StatusServiceUnavailable
@@ -101,6 +113,21 @@ func degraded(h *Health) []string {
 		out = append(out, "sends paused after a rate limit (429) until "+h.SendPausedUntil.UTC().Format(time.RFC3339Nano))
 	}
 	return out
+}
+
+// silence is the reason /healthz is degraded when nothing has been heard
+// from the REST API for longer than limit (SILENCE_DEGRADED; 0: never), "" when not.
+func silence(h bot.Heard, limit time.Duration, now time.Time) string {
+	age := h.Age(now)
+	if limit <= 0 || age <= limit {
+		return ""
+	}
+	since := "the last frame at " + h.Last().UTC().Format(time.RFC3339)
+	if h.LastFrameAt == nil {
+		since = "no frame since the start at " + h.Since.UTC().Format(time.RFC3339)
+	}
+	return fmt.Sprintf("nothing heard from signal-cli-rest-api for %s (%s), over SILENCE_DEGRADED=%s",
+		age.Truncate(time.Second), since, limit)
 }
 
 // healthOverride is an active cooldown override as /healthz shows it: by

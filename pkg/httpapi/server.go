@@ -12,6 +12,7 @@ import (
 	"net"
 	"net/http"
 	"strings"
+	"time"
 
 	"signal-bot/pkg/bot"
 	"signal-bot/pkg/commands"
@@ -47,6 +48,8 @@ type Deps struct {
 	Log       *slog.Logger
 	State     func() store.WriterStats // the state file's writer; nil: not reported
 	Journal   func() journal.Stats     // the journal of accepted frames; nil: not reported
+	Heard     func() bot.Heard         // the last frame from the REST API; nil: not reported
+	Now       func() time.Time         // nil: time.Now
 }
 
 // Server is the handler of the bot's endpoints.
@@ -61,6 +64,9 @@ type Server struct {
 // New returns the handler of cfg's endpoints; d's Pipeline, Bot and Registry
 // are required.
 func New(cfg Config, d Deps) *Server {
+	if d.Now == nil {
+		d.Now = time.Now
+	}
 	s := &Server{cfg: cfg, d: d, mux: http.NewServeMux(), lim: newLimiter(cfg.SelftestRate)}
 	s.mux.HandleFunc("/_selftest", s.auth(s.limit(s.selftest)))
 	s.mux.HandleFunc("/_override", s.auth(s.override)) // sends nothing; must stay free to restore a cooldown

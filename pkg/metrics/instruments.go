@@ -59,7 +59,7 @@ func (m *Metrics) recorded(meter metric.Meter) error {
 
 // observed are the instruments read from Sources at scrape time.
 type observed struct {
-	paused                                 metric.Float64ObservableGauge
+	paused, lastFrameAge                   metric.Float64ObservableGauge
 	received, dropped, evicted, reconnects metric.Int64ObservableCounter
 	hits, misses                           metric.Int64ObservableCounter
 	depth, busy, connected, ready          metric.Int64ObservableGauge
@@ -70,6 +70,8 @@ func (ob *observed) create(meter metric.Meter) error {
 	add := func(err error) { errs = append(errs, err) }
 	var err error
 	ob.paused, err = meter.Float64ObservableGauge("signal_bot_send_paused_seconds", metric.WithDescription("Seconds left of the pause of all sends after a 429; 0 while sends may go."))
+	add(err)
+	ob.lastFrameAge, err = meter.Float64ObservableGauge("signal_bot_last_frame_age_seconds", metric.WithDescription("Seconds since the last frame read from the REST API (any frame, receipts too), or since the start while none has come."))
 	add(err)
 	ob.received, err = meter.Int64ObservableCounter("signal_bot_frames_received", metric.WithDescription("Frames read from the REST API or injected by /_selftest."))
 	add(err)
@@ -97,7 +99,7 @@ func (ob *observed) create(meter metric.Meter) error {
 // all lists the instruments for RegisterCallback.
 func (ob *observed) all() []metric.Observable {
 	return []metric.Observable{ob.received, ob.dropped, ob.depth, ob.busy, ob.evicted, ob.connected,
-		ob.reconnects, ob.hits, ob.misses, ob.ready, ob.paused}
+		ob.reconnects, ob.hits, ob.misses, ob.ready, ob.paused, ob.lastFrameAge}
 }
 
 // observe reads src into the instruments, once per scrape.
@@ -117,6 +119,9 @@ func (ob *observed) observe(src Sources, o metric.Observer) {
 			left = max(time.Until(until).Seconds(), 0)
 		}
 		o.ObserveFloat64(ob.paused, left)
+	}
+	if src.LastFrame != nil {
+		o.ObserveFloat64(ob.lastFrameAge, max(time.Since(src.LastFrame()).Seconds(), 0))
 	}
 	o.ObserveInt64(ob.depth, int64(d))
 	o.ObserveInt64(ob.busy, int64(act))

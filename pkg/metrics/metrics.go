@@ -42,6 +42,9 @@ type Sources struct {
 	Drops func() map[string]int64
 	// PausedUntil is the end of the send pause after a 429, zero when sends may go; nil: none.
 	PausedUntil func() time.Time
+	// LastFrame is the read time of the last frame from the REST API, or the
+	// start while none has come; nil: not exported.
+	LastFrame func() time.Time
 }
 
 // PoolStats are one picture pool's counters.
