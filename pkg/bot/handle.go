@@ -26,6 +26,9 @@ type Message struct {
 	// whether it is a command at all.
 	Command, Args string
 	IsCommand     bool
+	// replyDue is set once dispatch has decided the frame gets a reply: a
+	// panic after it gets the apology (recovered), one before it nothing.
+	replyDue bool
 }
 
 // decode reads and classifies a raw frame, once, at the intake's door, so
@@ -87,6 +90,7 @@ func (b *Bot) Handle(ctx context.Context, s *pipeline.Slot, m *Message) {
 		root.SetAttributes(telemetry.AttrOutcome.String(w.outcome))
 		return
 	}
+	m.replyDue = true
 	outcome := b.handle(ctx, s, w)
 	root.SetAttributes(telemetry.AttrOutcome.String(outcome))
 }
