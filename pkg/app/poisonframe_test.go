@@ -22,18 +22,15 @@ func testPoisonFrameDropped(t *testing.T, bin string) {
 	p := startBot(t, bin, w.env)
 	subscribed(t, w)
 	w.say(t, poisoner, "!pomoc")
-	waitFor(t, "the frame journaled and on disk", func() bool {
-		h := p.health(t)
-		j, _ := h["journal"].(map[string]any)
-		st, _ := h["state"].(map[string]any)
-		return j != nil && j["pending"] == float64(1) && st != nil && st["pending"] == float64(0)
+	onDisk(t, p, "the frame journaled", func(h map[string]any) bool {
+		return journalOf(h)["pending"] == float64(1)
 	})
 	for start := 1; start <= 2; start++ {
 		killAndWait(t, w, p)
 		p = startBot(t, bin, w.env)
-		waitFor(t, "the frame replayed", func() bool {
-			j, _ := p.health(t)["journal"].(map[string]any)
-			return j != nil && j["replayed"] == float64(1) && j["pending"] == float64(1)
+		onDisk(t, p, "the frame replayed, its attempt counted", func(h map[string]any) bool {
+			j := journalOf(h)
+			return j["replayed"] == float64(1) && j["pending"] == float64(1)
 		})
 	}
 	killAndWait(t, w, p)
