@@ -102,6 +102,9 @@ func (in *Intake) replay(ctx context.Context, e journal.Entry) error {
 	if err != nil {
 		return err
 	}
+	if m != nil {
+		m.replayed = true
+	}
 	for {
 		if ps := in.pipe.Stats(); ps.Depth < ps.Capacity {
 			_, err := in.push(key, m, e, true)
