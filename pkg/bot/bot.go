@@ -73,6 +73,7 @@ type Recorder interface {
 	FrameIgnored(reason string) // a command from a chat outside ANSWER_IN
 	FrameSkipped(reason string) // a frame that gets no reply, by signalapi.Skip's Label
 	StateFailed(command string) // recording a use failed
+	Panicked(command string)    // a panic recovered; "background:<name>" for a loop
 }
 
 type noRecorder struct{}
@@ -83,6 +84,7 @@ func (noRecorder) ReplyShed(string)            {}
 func (noRecorder) FrameIgnored(string)         {}
 func (noRecorder) FrameSkipped(string)         {}
 func (noRecorder) StateFailed(string)          {}
+func (noRecorder) Panicked(string)             {}
 
 // Bot decides what each frame gets; its Intake takes them in.
 type Bot struct {

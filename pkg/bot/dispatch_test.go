@@ -653,6 +653,7 @@ func (r *countingRecorder) ReplyShed(reason string)               { r.add("shed/
 func (r *countingRecorder) FrameIgnored(reason string)            { r.add("ignored/" + reason) }
 func (r *countingRecorder) FrameSkipped(reason string)            { r.add("skipped/" + reason) }
 func (r *countingRecorder) StateFailed(command string)            { r.add("state_failed/" + command) }
+func (r *countingRecorder) Panicked(command string)               { r.add("panicked/" + command) }
 
 func (r *countingRecorder) snapshot() map[string]int {
 	r.mu.Lock()
