@@ -41,7 +41,7 @@ func TestLastFrameHeard(t *testing.T) {
 // which waits for a 200; the recovery with a frame is TestSilence's, on its
 // own clock.)
 func TestSilenceDegraded(t *testing.T) {
-	h := botest.New(t, sim.Config{Lossless: true}, map[string]string{"SILENCE_DEGRADED": "3s"})
+	h := botest.New(t, sim.Config{Lossless: true}, map[string]string{"SILENCE_DEGRADED": "5s"})
 	h.Start()
 	for i := 0; ; i++ {
 		res, err := http.Get(h.URL() + "/healthz")
@@ -53,7 +53,7 @@ func TestSilenceDegraded(t *testing.T) {
 			break
 		}
 		if i > 6000 {
-			t.Fatalf("/healthz still %s a minute after the start with SILENCE_DEGRADED=3s and no frame", res.Status)
+			t.Fatalf("/healthz still %s a minute after the start with SILENCE_DEGRADED=5s and no frame", res.Status)
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
