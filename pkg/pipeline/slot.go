@@ -10,6 +10,9 @@ import "context"
 // s.Stopped() true, so that fn can tell it was cut off.
 func (p *Pipeline[T]) Run(fn func(ctx context.Context, s *Slot, v T)) {
 	defer close(p.stopped)
+	w := newWorkers[T](p.cfg.Limit)
+	defer w.stop()
+	task := func(it *item[T]) { p.task(fn, it) }
 	for it := range p.fifo {
 		if it.key != "" {
 			p.turns.reserve(it.key, it.seq) // in arrival order: the scheduler is one goroutine
@@ -23,7 +26,7 @@ func (p *Pipeline[T]) Run(fn func(ctx context.Context, s *Slot, v T)) {
 		p.active.Add(1)
 		p.queued.Add(-1)
 		p.tasks.Add(1)
-		go p.task(fn, it)
+		w.hand(it, task)
 	}
 }
 
