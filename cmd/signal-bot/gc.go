@@ -5,8 +5,8 @@ import "runtime/debug"
 // The garbage collector's defaults, for a bot whose live heap is small
 // (about 1 MB between bursts) and whose frames allocate a few kB each: at
 // Go's GOGC=100 it collects several times a second under load, and every
-// collection is CPU taken from replies (docs/throughput.md, "The garbage
-// collector"). GOGC=400 lets the heap grow to five times what is live
+// collection is CPU taken from replies (docs/throughput.md, "Figures:
+// issue 24 item 8"). GOGC=400 lets the heap grow to five times what is live
 // before it collects; the soft memory limit makes it collect sooner once
 // the whole process nears 512 MiB, so a heap that is large for a real
 // reason (decoded pictures, docs/pictures.md) stays under the bound of

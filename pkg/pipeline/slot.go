@@ -55,17 +55,18 @@ func (p *Pipeline[T]) task(fn func(context.Context, *Slot, T), it *item[T]) {
 // waits idle, whose stack has grown already in the tasks it ran before;
 // only when none waits does a new goroutine start. (A new goroutine per
 // task grew its stack anew for every frame, about 8 µs of CPU each:
-// docs/throughput.md.) At most max workers wait idle; a worker that
-// finishes a task when max already wait ends.
+// docs/throughput.md.) At most maxIdle workers wait idle; a worker that
+// finishes a task when maxIdle already wait ends.
 type workers[T any] struct {
-	max  int64
-	idle atomic.Int64 // workers waiting on work, or about to
-	work chan *item[T]
-	wg   sync.WaitGroup
+	maxIdle int64
+	idle    atomic.Int64 // workers waiting on work, or about to
+	work    chan *item[T]
+	wg      sync.WaitGroup
+	started int // goroutines started; only the scheduler (hand) touches it
 }
 
-func newWorkers[T any](max int) *workers[T] {
-	return &workers[T]{max: int64(max), work: make(chan *item[T])}
+func newWorkers[T any](maxIdle int) *workers[T] {
+	return &workers[T]{maxIdle: int64(maxIdle), work: make(chan *item[T])}
 }
 
 // hand runs task(it) on an idle worker, or on a new one if none waits.
@@ -75,17 +76,18 @@ func (w *workers[T]) hand(it *item[T], task func(*item[T])) {
 	case w.work <- it:
 	default:
 		w.wg.Add(1)
+		w.started++
 		go w.run(it, task)
 	}
 }
 
 // run is a worker: it runs task(it), then every item handed to it while
-// it waits idle, until stop or until max other workers wait already.
+// it waits idle, until stop or until maxIdle other workers wait already.
 func (w *workers[T]) run(it *item[T], task func(*item[T])) {
 	defer w.wg.Done()
 	for {
 		task(it)
-		if w.idle.Add(1) > w.max {
+		if w.idle.Add(1) > w.maxIdle {
 			w.idle.Add(-1)
 			return
 		}
