@@ -43,6 +43,7 @@ type stdio struct {
 }
 
 func main() {
+	tuneGC(os.LookupEnv)
 	if err := run(context.Background(), os.Args[1:], stdio{env: envconfig.OsLookuper(), in: os.Stdin, out: os.Stdout, errOut: os.Stderr}); err != nil {
 		fmt.Fprintln(os.Stderr, "signal-bot:", err)
 		// Exit 2: what a restart cannot mend, a setting or a damaged state

@@ -2,6 +2,7 @@ package telemetry
 
 import (
 	"net/http"
+	"net/url"
 
 	"go.opentelemetry.io/contrib/instrumentation/net/http/otelhttp"
 	"go.opentelemetry.io/otel/propagation"
@@ -54,9 +55,25 @@ type redactingTransport struct {
 }
 
 // RoundTrip redacts url.full on the request's span and sends the request.
+// otelhttp recorded the URL as it is, without its user info; url.full is set
+// again only where redaction changes that (a query, an identifier in the
+// path), since a second url.full copies the span's attributes: for every
+// POST /v2/send, which has neither, that copy was wasted.
 func (t redactingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	if span := trace.SpanFromContext(r.Context()); span.IsRecording() {
-		span.SetAttributes(semconv.URLFull(RedactURL(r.URL)))
+		if red := RedactURL(r.URL); red != withoutUser(r.URL) {
+			span.SetAttributes(semconv.URLFull(red))
+		}
 	}
 	return t.next.RoundTrip(r)
+}
+
+// withoutUser is u as otelhttp records it in url.full: without user info.
+func withoutUser(u *url.URL) string {
+	if u == nil {
+		return ""
+	}
+	c := *u
+	c.User = nil
+	return c.String()
 }
