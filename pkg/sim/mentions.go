@@ -13,8 +13,12 @@ const placeholder = '\uFFFC'
 
 // mentionsOf renders the mentions of text, one per U+FFFC placeholder in order, as
 // signal-cli does: each member is a number or a uuid; start and length count UTF-16 code
-// units. The number of placeholders must match the members.
+// units. Without members the text has no mentions (a placeholder typed as it is); with
+// them, the number of placeholders must match.
 func mentionsOf(text string, members []string) ([]wireMention, error) {
+	if len(members) == 0 {
+		return nil, nil
+	}
 	var out []wireMention
 	pos := 0 // in UTF-16 code units
 	for _, r := range text {
