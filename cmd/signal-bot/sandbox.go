@@ -80,8 +80,9 @@ Neither SIGNAL_API_URL nor SIGNAL_NUMBER is set, so the bot runs against its
 built-in simulated signal-cli-rest-api (%s) and fake picture
 upstreams, with its state in %s.
 Type a message and press Enter: it comes from %s in the group %q.
-Try !pomoc, !ja, !cat, !kot. Replies are printed below, each followed by one
-line with its timing (own_ms: the bot's own share; round_trip_ms: the whole
+Try !pomoc, !ja, !cat, !kot; "@bot !pomoc" mentions the bot first, and a
+line of 🔁 alone reacts to its last picture. Replies (and the bot's
+reactions) are printed below, each followed by one line with its timing (own_ms: the bot's own share; round_trip_ms: the whole
 reply). Ctrl-C stops.
 The bot's log goes to %s (LOG_LEVEL=%s): tail -f it to see everything.
 To use a real signal-cli-rest-api (json-rpc mode):
@@ -129,7 +130,7 @@ func (sb *sandbox) readLines(ctx context.Context, in io.Reader) {
 		if line == "" {
 			continue
 		}
-		if _, err := sb.sim.Deliver(sim.Message{From: sandboxUser, Name: "Ty", Group: sim.TestGroup().Alias, Text: line}); err != nil {
+		if _, err := sb.sim.Deliver(messageOf(sb.sim, line)); err != nil {
 			sb.log.Warn("sandbox message not delivered", "err", err)
 		}
 	}
@@ -148,10 +149,11 @@ func (sb *sandbox) printReplies(ctx context.Context) {
 // It remembers how many it has printed and asks the simulator only for the
 // ones after those, so the 100,000th reply costs what the 10th does.
 type replyPrinter struct {
-	sim  *sim.Sim
-	out  io.Writer
-	mu   sync.Mutex // over next and the printing: printNext and flush
-	next int        // sends printed so far
+	sim     *sim.Sim
+	out     io.Writer
+	mu      sync.Mutex // over next, reacted and the printing: printNext and flush
+	next    int        // sends printed so far
+	reacted int        // reactions printed so far (by flush: a reaction is a frame's only answer)
 }
 
 // printNext waits for sends not printed yet and prints them; it returns
@@ -181,7 +183,7 @@ func (p *replyPrinter) flush() error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	sent, _ := p.sim.SentAfter(done, p.next)
-	return p.print(sent)
+	return errors.Join(p.print(sent), p.printReactions())
 }
 
 // print writes sent, the sends after p.next, and counts them; p.mu is held.

@@ -106,6 +106,10 @@ func TestSandboxScreen(t *testing.T) {
 	say("!cat")
 	waitFor(t, "the !cat line", func() bool { return strings.Contains(screen.String(), "↳ cat ") })
 	waitFor(t, "a pool hit", metric(`signal_bot_pool_hits_total{command="cat"`))
+	say("!cat") // inside the cooldown: a ⏳ reaction, no text
+	waitFor(t, "the second !cat's line", func() bool { return strings.Contains(screen.String(), "↳ cat cooldown ") })
+	say("@bot !ja") // the mention's placeholder first, as Signal writes "@bot"
+	waitFor(t, "the !ja line", func() bool { return strings.Contains(screen.String(), "↳ ja ") })
 	const flood = 30
 	for range flood {
 		say("!x")
@@ -118,7 +122,7 @@ func TestSandboxScreen(t *testing.T) {
 			QueueDepth    int `json:"queue_depth"`
 		}
 		return json.Unmarshal([]byte(get(base+"/healthz")), &h) == nil &&
-			h.Accepted+h.DroppedSender == 2+flood && h.Active == 0 && h.QueueDepth == 0
+			h.Accepted+h.DroppedSender == 4+flood && h.Active == 0 && h.QueueDepth == 0
 	})
 	checkScreen(t, screen.String(), logPath)
 	checkLog(t, logText())
@@ -134,16 +138,18 @@ func checkScreen(t *testing.T, out, logPath string) {
 	if !ok || !strings.Contains(head, "The bot's log goes to "+logPath) {
 		t.Fatalf("the first screen does not say where the log is (%s):\n%s", logPath, out)
 	}
-	var replies, timings, quotes []string
+	var replies, timings, quotes, reactions []string
 	for _, l := range strings.Split(strings.TrimSuffix(body, "\n"), "\n") {
 		switch {
 		case strings.HasPrefix(l, "  ↪ replying to "): // the quote above a reply in the group
 			quotes = append(quotes, l)
 		case strings.HasPrefix(l, "bot → testbot: "):
 			replies = append(replies, l)
+		case strings.HasPrefix(l, "bot reacts "):
+			reactions = append(reactions, l)
 		case strings.HasPrefix(l, "  ↳ "):
 			timings = append(timings, l)
-			if len(timings) > len(replies) {
+			if len(timings) > len(replies)+len(reactions) {
 				t.Errorf("timing line %q before its reply", l)
 			}
 		case strings.HasPrefix(l, "    "): // a reply's next line, or its picture
@@ -151,13 +157,17 @@ func checkScreen(t *testing.T, out, logPath string) {
 			t.Errorf("screen line %q is neither a reply nor a timing line", l)
 		}
 	}
-	// !pomoc, !cat and one hint for the flood of !x: the refusal goes to a
-	// sender once per window, the other !x get no reply and no line.
-	if len(replies) != 3 || len(timings) != 3 {
-		t.Errorf("%d replies and %d timing lines; want 3 and 3:\n%s", len(replies), len(timings), body)
+	// !pomoc, !cat, !ja and one hint for the flood of !x: the refusal goes to a
+	// sender once per window, the other !x get no reply and no line; the
+	// second !cat gets a ⏳ on the typist's message.
+	if len(replies) != 4 || len(timings) != 5 {
+		t.Errorf("%d replies and %d timing lines; want 4 and 5:\n%s", len(replies), len(timings), body)
+	}
+	if want := "bot reacts ⏳ in testbot to " + sandboxUser + "'s message"; len(reactions) != 1 || reactions[0] != want {
+		t.Errorf("reaction lines %q; want one, %q", reactions, want)
 	}
 	// Every reply in the test group quotes the line that asked (QUOTE_REPLIES=groups).
-	quoteRE := regexp.MustCompile(`^  ↪ replying to ` + regexp.QuoteMeta(sandboxUser) + `: !(pomoc|cat|x)$`)
+	quoteRE := regexp.MustCompile(`^  ↪ replying to ` + regexp.QuoteMeta(sandboxUser) + `: (\x{FFFC} )?!(pomoc|cat|x|ja)$`)
 	if len(quotes) != len(replies) {
 		t.Errorf("%d quote lines for %d replies; want one each:\n%s", len(quotes), len(replies), body)
 	}
@@ -166,7 +176,7 @@ func checkScreen(t *testing.T, out, logPath string) {
 			t.Errorf("quote line %q; want %s", l, quoteRE)
 		}
 	}
-	timingRE := regexp.MustCompile(`^  ↳ (pomoc|cat|unknown)  own_ms=\d+\.\d{3}  round_trip_ms=\d+\.\d{3}$`)
+	timingRE := regexp.MustCompile(`^  ↳ (pomoc|cat|cat cooldown|ja|unknown)  own_ms=\d+\.\d{3}  round_trip_ms=\d+\.\d{3}$`)
 	for _, l := range timings {
 		if !timingRE.MatchString(l) {
 			t.Errorf("timing line %q; want %s", l, timingRE)

@@ -98,8 +98,9 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 		return nil, err
 	}
 	a.groups, a.audience = p.safety.groups, p.safety.audience
+	var listed []signalapi.Group
 	if !a.inherited {
-		a.checkGroups(ctx, a.groups)
+		listed = a.checkGroups(ctx, a.groups)
 	}
 	// else Run checks them once it serves: a webhook POST queued on the socket
 	// holds the REST API's read loop, which carries the answer to this call,
@@ -114,6 +115,7 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 	if a.bot, a.intake, reg, err = newBot(cfg, p); err != nil {
 		return nil, err
 	}
+	a.bot.LearnSelf(listed)
 	g.intake, g.api, g.pictures, g.gate = a.intake, a.api, pics, p.safety.gate
 	if done, err = a.newServer(addr, passed, httpapi.Deps{
 		Pipeline: a.intake, OwnTime: own, Connected: a.connected, Bot: a.bot, Groups: a.groups, Registry: reg,

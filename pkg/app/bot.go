@@ -29,6 +29,15 @@ type botParts struct {
 	commands []*commands.Command // Options.Commands: tests only
 }
 
+// reactor is what sends the bot's reactions, nil with REACTIONS=off: the
+// REST client, whose calls are send-leg spans, as a reaction is a message.
+func reactor(cfg config.Config, api *signalapi.Client) bot.Reactor {
+	if !cfg.Bot.ReactionsOn() {
+		return nil
+	}
+	return api
+}
+
 // newBot builds the bot over p, with the commands' registry (buildRegistry)
 // and the typing client (typer), and the intake in front of it; it has the
 // metrics observe the health figures. Nothing in it needs closing.
@@ -44,7 +53,8 @@ func newBot(cfg config.Config, p botParts) (*bot.Bot, *bot.Intake, *commands.Reg
 		Gate: p.safety.gate, Audience: p.safety.audience, QuietWindow: cfg.Bot.QuietWindow,
 		QuoteReplies: bot.QuoteModeOf(cfg.Bot.QuoteReplies), Texts: commands.TextsFor(cfg.Commands.ReplyLang),
 		ChallengeURL: cfg.Signal.BaseURL + "/v1/accounts/" + url.PathEscape(cfg.Signal.Number) + "/rate-limit-challenge",
-		Typing:       typer(cfg, p.base, p.tp), TypingBudget: p.safety.gate,
+		Typing:       typer(cfg, p.base, p.tp), TypingBudget: p.safety.gate, TypingRefresh: cfg.Bot.TypingRefresh,
+		Reactor: reactor(cfg, p.api), RepeatWindow: cfg.Bot.RepeatWindow,
 		Seen: p.state.left.SeenSince(time.Now().Add(-cfg.Journal.ReplayMaxAge)),
 	})
 	if err := p.metrics.ObserveHealth(healthStats(p.state.store, b)); err != nil {

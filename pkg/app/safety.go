@@ -52,5 +52,6 @@ func (a *App) keepMembers(ctx context.Context) {
 			continue
 		}
 		a.audience.SetMembers(list, a.groups)
+		a.bot.LearnSelf(list)
 	}
 }

@@ -46,8 +46,20 @@ type Deps struct {
 	Now       func() time.Time // nil: time.Now
 	Recorder  Recorder         // nil: failures are not counted
 	Typing    Typer            // nil: no typing indicator (TYPING=off)
-	// TypingBudget is asked before each typing indicator; nil: no budget.
+	// TypingBudget is asked before each typing indicator and each refresh
+	// of one; nil: no budget.
 	TypingBudget TypingBudget
+	// TypingRefresh is how often a typing indicator is shown again while its
+	// reply is on the way (TYPING_REFRESH); 0: it is shown once.
+	TypingRefresh time.Duration
+	// TypingTicks makes the refresh's ticker; nil: time.NewTicker. Tests
+	// tick by hand.
+	TypingTicks func(time.Duration) (ticks <-chan time.Time, stop func())
+	// Reactor sends reactions (REACTIONS=on): a ⏳ on a repeat refused inside
+	// its cooldown instead of a text, and 🔁 on a picture read as a request
+	// for another within RepeatWindow. nil: no reactions, given or read.
+	Reactor      Reactor
+	RepeatWindow time.Duration
 	// Texts are the replies' language (REPLY_LANG); the zero Texts is Polish.
 	Texts commands.Texts
 	// QuoteReplies says which replies quote the asking message (QUOTE_REPLIES);
@@ -98,6 +110,8 @@ type Bot struct {
 	// elsewhereLog logs commands from outside ANSWER_IN once a minute.
 	elsewhereLog outbound.LogEvery
 	typing       sync.WaitGroup // typing indicators still being shown or cleared
+	self         self           // the bot's number and uuid, as mentions name it
+	pictures     *pictureSends  // the last picture sends, for 🔁
 }
 
 // New returns a Bot of d.
@@ -116,8 +130,13 @@ func New(d Deps) *Bot {
 		recent.add(s.Sender, s.Timestamp)
 	}
 	d.Seen = nil // taken: the set is the filter now
-	return &Bot{d: d, tracer: d.Tracer.Tracer(telemetry.TracerName), recent: recent,
-		hashes: newSenderHashes(d.HashKey, 4096), quiet: newQuiet()}
+	if d.TypingTicks == nil {
+		d.TypingTicks = newTicker
+	}
+	b := &Bot{d: d, tracer: d.Tracer.Tracer(telemetry.TracerName), recent: recent,
+		hashes: newSenderHashes(d.HashKey, 4096), quiet: newQuiet(), pictures: newPictureSends(pictureSendsCap)}
+	b.self.number = d.API.Number()
+	return b
 }
 
 // Overrides is the bot's override set.

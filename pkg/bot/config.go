@@ -15,7 +15,17 @@ type Config struct {
 	MembersRefresh time.Duration `env:"MEMBERS_REFRESH, default=10m" help:"how often the members of the configured groups are listed again (for ANSWER_IN=members)"`
 	Typing         string        `env:"TYPING, default=on" help:"on: show Signal's typing indicator while !cat or !kot fetches and sends its picture; off: never"`
 	QuoteReplies   string        `env:"QUOTE_REPLIES, default=groups" help:"which replies quote the message that asked: groups (replies in groups), all, off"`
+	TypingRefresh  time.Duration `env:"TYPING_REFRESH, default=10s" help:"while a picture reply is prepared and sent, the typing indicator is shown again this often (Signal clients drop it after about 15 s); under 15s"`
+	Reactions      string        `env:"REACTIONS, default=on" help:"on: a refused repeat inside a cooldown gets a ⏳ reaction instead of a text, and a 🔁 reaction on one of the bot's pictures asks for another; off: neither"`
+	RepeatWindow   time.Duration `env:"REPEAT_WINDOW, default=10m" help:"how long after a picture a 🔁 reaction on it asks for another (REACTIONS=on)"`
 }
+
+// TypingRefreshMax is the longest TYPING_REFRESH: Signal clients drop an
+// indicator that is not shown again within about 15 s.
+const TypingRefreshMax = 15 * time.Second
+
+// ReactionsOn reports whether REACTIONS is on.
+func (c Config) ReactionsOn() bool { return c.Reactions == "on" }
 
 // TypingOn reports whether TYPING is on.
 func (c Config) TypingOn() bool { return c.Typing == "on" }
@@ -38,6 +48,15 @@ func (c Config) Validate() error {
 	}
 	if q := c.QuoteReplies; q != "groups" && q != "all" && q != "off" {
 		errs = append(errs, fmt.Errorf("QUOTE_REPLIES must be groups, all or off, got %q", q))
+	}
+	if c.TypingRefresh <= 0 || c.TypingRefresh >= TypingRefreshMax {
+		errs = append(errs, fmt.Errorf("TYPING_REFRESH must be above 0 and under %s, got %s", TypingRefreshMax, c.TypingRefresh))
+	}
+	if c.Reactions != "on" && c.Reactions != "off" {
+		errs = append(errs, fmt.Errorf("REACTIONS must be on or off, got %q", c.Reactions))
+	}
+	if c.RepeatWindow <= 0 {
+		errs = append(errs, fmt.Errorf("REPEAT_WINDOW must be positive, got %s", c.RepeatWindow))
 	}
 	return errors.Join(errs...)
 }

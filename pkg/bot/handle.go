@@ -28,6 +28,9 @@ type Message struct {
 	// whether it is a command at all.
 	Command, Args string
 	IsCommand     bool
+	// Repeat is the timestamp of the bot's picture a 🔁 reaction asked
+	// another of (Command is that picture's); 0 for a message.
+	Repeat int64
 	// replyDue is set once dispatch has decided the frame gets a reply: a
 	// panic after it gets the apology (recovered), one before it nothing.
 	replyDue bool
@@ -62,10 +65,13 @@ func (b *Bot) decode(raw []byte, via signalapi.Via) (string, *Message, error) {
 	}
 	m.In, m.Skip = signalapi.Classify(frame, b.d.API.Number())
 	m.ErrorText, m.Exc = frame.Error, frame.Exc
+	if m.Skip == signalapi.SkipReaction && b.repeatOf(m) {
+		return m.In.SenderKey(), m, nil
+	}
 	if m.Skip != signalapi.SkipNone {
 		return "", m, nil
 	}
-	if m.Command, m.Args, m.IsCommand = commands.Parse(m.In.Text); !m.IsCommand {
+	if m.Command, m.Args, m.IsCommand = commands.Parse(b.commandText(m.In)); !m.IsCommand {
 		return "", m, nil
 	}
 	return m.In.SenderKey(), m, nil
@@ -78,6 +84,8 @@ type work struct {
 	name    string // the command's name for spans and logs ("unknown" for a hint)
 	outcome string
 	reply   *commands.Reply // a fixed reply (hint, cooldown); nil: run the command
+	react   string          // a reaction instead of a reply (REACTIONS=on: ⏳ for a cooldown)
+	repeat  int64           // a 🔁 on the bot's picture sent at this timestamp asked; 0: a message did
 	silent  bool            // no reply at all: outcome says why
 	ref     store.Ref       // the message the use is for
 }
@@ -126,7 +134,7 @@ func (b *Bot) dispatch(ctx context.Context, m *Message) *work {
 		telemetry.AttrChat.String(telemetry.ChatKind(chat.GroupID)),
 		telemetry.AttrArgsLen.Int(len(args)),
 	)
-	w := &work{in: in, req: commands.Request{
+	w := &work{in: in, repeat: m.Repeat, req: commands.Request{
 		Args: args, Sender: in.SenderKey(), SenderName: in.SenderName, Chat: chat, Now: b.d.Now(),
 		Registry: b.d.Registry, Texts: b.d.Texts,
 	}, ref: store.Ref{Timestamp: in.Timestamp, Replayed: m.replayed}}
@@ -171,7 +179,11 @@ func (b *Bot) use(ctx context.Context, span trace.Span, w *work) *work {
 	}
 	if !use.Allowed {
 		w.outcome = telemetry.OutcomeCooldown
-		w.reply = &commands.Reply{Text: b.d.Texts.Cooldown(cmd.Name, use.Remaining)}
+		if b.d.Reactor != nil { // a quiet acknowledgement: the asker sees it was heard
+			w.react = EmojiWait
+		} else {
+			w.reply = &commands.Reply{Text: b.d.Texts.Cooldown(cmd.Name, use.Remaining)}
+		}
 		return b.refusal(ctx, w, cmd.Name, cooldown)
 	}
 	return w
@@ -215,6 +227,9 @@ func (b *Bot) elsewhere(ctx context.Context, in signalapi.Incoming) {
 func (b *Bot) handle(ctx context.Context, s *pipeline.Slot, w *work) string {
 	ctx, span := b.tracer.Start(ctx, telemetry.SpanHandler, trace.WithAttributes(telemetry.AttrCommand.String(w.name)))
 	defer span.End()
+	if w.react != "" {
+		return b.react(ctx, s, span, w)
+	}
 	replied := b.showTyping(ctx, w)
 	defer replied()
 	outcome := telemetry.OutcomeServed
@@ -237,34 +252,7 @@ func (b *Bot) handle(ctx context.Context, s *pipeline.Slot, w *work) string {
 			}
 		}
 	}
-	out := signalapi.Outgoing{Recipient: w.in.ReplyTo(), Text: reply.Text, Quote: quoteOf(b.d.QuoteReplies, w.in)}
-	for _, p := range reply.Pictures {
-		out.Attachments = append(out.Attachments, p.DataURI)
-	}
-	if reason := b.awaitSend(ctx, s, out.Recipient, len(out.Attachments)); reason != "" {
-		b.shed(ctx, w, reason)
-		return telemetry.OutcomeShed
-	}
-	res, err := b.d.API.Send(ctx, out)
-	b.sends.note(ctx, res, err, time.Now())
-	if err != nil {
-		markFailed(span, err)
-		b.d.Recorder.SendFailed(err)
-		if errors.Is(err, signalapi.ErrRateLimited) {
-			b.sendFailed(ctx, err)
-		} else {
-			b.d.Log.ErrorContext(ctx, "send failed", "command", w.name, "err", telemetry.RedactErr(err))
-		}
-		return telemetry.OutcomeError
-	}
-	if res.AnswerErr != nil {
-		b.answerUnreadable(ctx, w.name, res.AnswerErr)
-	}
-	b.d.Gate.Sent()
-	for _, p := range reply.Pictures {
-		b.d.Log.InfoContext(ctx, "picture sent", "command", w.name, "mime", p.MIME, "bytes", p.Bytes, "width", p.Width, "height", p.Height)
-	}
-	return outcome
+	return b.send(ctx, s, span, w, reply, outcome)
 }
 
 // markFailed records err on span with phone numbers, UUIDs and group ids

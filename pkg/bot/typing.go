@@ -17,11 +17,18 @@ type Typer interface {
 
 // TypingBudget says whether a chat's send budget can spare a typing
 // indicator now: Signal counts typing messages like any other, and the
-// indicator costs two (shown, cleared). The outbound send budget is meant to
-// implement it; chat is the reply's recipient (the group, or the sender in a
-// direct chat), as the send budget keys its chats.
+// indicator costs two (shown, cleared), each refresh one more. The outbound
+// send budget is meant to implement it; chat is the reply's recipient (the
+// group, or the sender in a direct chat), as the send budget keys its chats.
 type TypingBudget interface {
 	SpareTyping(chat string, now time.Time) bool
+	SpareTypingRefresh(chat string, now time.Time) bool
+}
+
+// newTicker is Deps.TypingTicks' default: a time.Ticker.
+func newTicker(d time.Duration) (<-chan time.Time, func()) {
+	t := time.NewTicker(d)
+	return t.C, t.Stop
 }
 
 // showTyping shows the typing indicator in w's chat, for a command that has
@@ -55,8 +62,9 @@ func (b *Bot) showTyping(ctx context.Context, w *work) (replied func()) {
 }
 
 // runTyping shows the indicator to recipient unless the reply went first,
-// waits for the reply, then clears it in a trace of its own linked to the
-// frame's: the frame's timing is over by then.
+// shows it again every TypingRefresh until the reply is out (keepTyping),
+// then clears it in a trace of its own linked to the frame's: the frame's
+// timing is over by then.
 func (b *Bot) runTyping(ctx context.Context, recipient string, replied <-chan struct{}) {
 	select {
 	case <-replied:
@@ -67,12 +75,41 @@ func (b *Bot) runTyping(ctx context.Context, recipient string, replied <-chan st
 		b.d.Log.WarnContext(ctx, "typing indicator not shown; ignored", "err", telemetry.RedactErr(err))
 		return
 	}
-	<-replied
+	b.keepTyping(ctx, recipient, replied)
 	sctx, span := b.tracer.Start(ctx, telemetry.SpanTypingStop, trace.WithNewRoot(), trace.WithLinks(trace.LinkFromContext(ctx)))
 	defer span.End()
 	if err := b.d.Typing.Typing(sctx, recipient, false); err != nil {
 		markFailed(span, err)
 		b.d.Log.WarnContext(ctx, "typing indicator not cleared; ignored (Signal clients drop it by themselves)", "err", telemetry.RedactErr(err))
+	}
+}
+
+// keepTyping shows the indicator to recipient again every TypingRefresh
+// until replied is closed: Signal clients drop it after about 15 s, and a
+// picture's upload can take longer. Each refresh is one more message, asked
+// of the budget first and skipped when the chat's budget is short; a failed
+// one is logged and the next tick tries again. The calls are one after the
+// other, so the clear that follows never overtakes a refresh.
+func (b *Bot) keepTyping(ctx context.Context, recipient string, replied <-chan struct{}) {
+	if b.d.TypingRefresh <= 0 {
+		<-replied
+		return
+	}
+	ticks, stop := b.d.TypingTicks(b.d.TypingRefresh)
+	defer stop()
+	for {
+		select {
+		case <-replied:
+			return
+		case <-ticks:
+		}
+		if b.d.TypingBudget != nil && !b.d.TypingBudget.SpareTypingRefresh(recipient, b.d.Now()) {
+			b.d.Log.DebugContext(ctx, "typing refresh skipped: the chat's send budget is low")
+			continue
+		}
+		if err := b.d.Typing.Typing(ctx, recipient, true); err != nil {
+			b.d.Log.WarnContext(ctx, "typing indicator not refreshed; ignored", "err", telemetry.RedactErr(err))
+		}
 	}
 }
 

@@ -18,7 +18,8 @@ import (
 // implement the interface is not part of this package.
 type budgetFunc func(chat string, now time.Time) bool
 
-func (f budgetFunc) SpareTyping(chat string, now time.Time) bool { return f(chat, now) }
+func (f budgetFunc) SpareTyping(chat string, now time.Time) bool        { return f(chat, now) }
+func (f budgetFunc) SpareTypingRefresh(chat string, now time.Time) bool { return f(chat, now) }
 
 // showTyping shows the indicator only for a command that has one, that was
 // accepted (not a refusal), and whose chat's budget can spare it; then it
@@ -89,4 +90,84 @@ func TestShowTyping(t *testing.T) {
 			}
 		})
 	}
+}
+
+// While a picture reply is on the way, the indicator is shown again at each
+// tick of TYPING_REFRESH (its default, 10 s, here ticked by hand): each
+// refresh asked of the budget and skipped when the chat's budget is short,
+// then cleared once, after the reply, never before a refresh.
+func TestTypingRefreshed(t *testing.T) {
+	picture := &commands.Command{Name: "kot", Typing: true}
+	tests := []struct {
+		name          string
+		ticks         int
+		spareRefresh  bool
+		wantRefreshed int
+	}{
+		{"budget spares each refresh", 3, true, 3},
+		{"budget short", 3, false, 0},
+		{"reply before the first tick", 0, true, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := sim.New(sim.Config{})
+			url, err := s.Start("127.0.0.1:0")
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { s.Close() })
+			hc := &http.Client{}
+			t.Cleanup(hc.CloseIdleConnections)
+			ticks := make(chan time.Time)
+			var interval time.Duration
+			d := testDeps(t)
+			d.Typing = testAPI(t, url, s.Number(), hc)
+			d.TypingRefresh = 10 * time.Second // TYPING_REFRESH's default
+			d.TypingTicks = func(every time.Duration) (<-chan time.Time, func()) {
+				interval = every
+				return ticks, func() {}
+			}
+			var refreshesAsked int
+			d.TypingBudget = refreshBudget{spare: true, spareRefresh: tt.spareRefresh, asked: &refreshesAsked}
+			b := New(d)
+			w := &work{in: signalapi.Incoming{SenderNumber: "+48500000002"}, name: picture.Name, req: commands.Request{Command: picture}}
+			replied := b.showTyping(context.Background(), w)
+			for range tt.ticks { // each tick is taken once the call before it is done
+				ticks <- time.Now()
+			}
+			if tt.ticks == 0 { // the first indicator must be out before the reply, or none is shown
+				deadline := time.Now().Add(10 * time.Second)
+				for len(s.Typings()) == 0 && time.Now().Before(deadline) {
+					time.Sleep(time.Millisecond)
+				}
+			}
+			replied()
+			b.WaitTyping(context.Background())
+			ty := s.Typings()
+			if len(ty) != 2+tt.wantRefreshed {
+				t.Fatalf("%d typing calls %+v; want the first, %d refreshes, the clear", len(ty), ty, tt.wantRefreshed)
+			}
+			for i, x := range ty {
+				if last := i == len(ty)-1; x.Started == last || x.Recipient != "+48500000002" {
+					t.Errorf("typing call %d = %+v; want shown to +48500000002 but the last, cleared", i, x)
+				}
+			}
+			if tt.ticks > 0 && (interval != 10*time.Second || refreshesAsked != tt.ticks) {
+				t.Errorf("refresh every %s, budget asked %d times; want every 10s, %d times", interval, refreshesAsked, tt.ticks)
+			}
+		})
+	}
+}
+
+// refreshBudget spares the first indicator and its refreshes as told, and
+// counts the refreshes asked.
+type refreshBudget struct {
+	spare, spareRefresh bool
+	asked               *int
+}
+
+func (r refreshBudget) SpareTyping(string, time.Time) bool { return r.spare }
+func (r refreshBudget) SpareTypingRefresh(string, time.Time) bool {
+	*r.asked++
+	return r.spareRefresh
 }

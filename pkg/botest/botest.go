@@ -107,12 +107,14 @@ func New(t testing.TB, simCfg sim.Config, env map[string]string) *Harness {
 // before them: those tests talk to the bot from made-up numbers in direct chats, send one
 // sender's commands back to back, and send more replies to one chat than a real chat
 // would. New answers everywhere (ANSWER_IN=*), without the outbound budget (SEND_BUDGET=off),
-// with no !pomoc cooldown and no cap on one sender's waiting frames. Quiet refusals and the
-// pause after a 429 stay on. The tests of the limits themselves call SafeDefaults.
+// with no !pomoc cooldown and no cap on one sender's waiting frames, and with a cooldown's
+// refusal as the text those tests read rather than a ⏳ reaction (REACTIONS=off). Quiet
+// refusals and the pause after a 429 stay on. The tests of the limits themselves call
+// SafeDefaults.
 func LimitsOff() map[string]string {
 	return map[string]string{
 		"ANSWER_IN": "*", "SEND_BUDGET": "off", "SENDER_QUEUE": "1000000",
-		"COOLDOWNS": "pomoc=0s",
+		"COOLDOWNS": "pomoc=0s", "REACTIONS": "off",
 	}
 }
 

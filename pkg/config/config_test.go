@@ -118,6 +118,16 @@ func TestLoad(t *testing.T) {
 					t.Errorf("QUOTE_REPLIES = %q; want groups", c.Bot.QuoteReplies)
 				}
 			}},
+		{name: "typing refresh of 15 s, which Signal clients outlast", env: map[string]string{"TYPING_REFRESH": "15s"}, wantErr: "TYPING_REFRESH"},
+		{name: "typing refresh of zero", env: map[string]string{"TYPING_REFRESH": "0s"}, wantErr: "TYPING_REFRESH"},
+		{name: "reactions neither on nor off", env: map[string]string{"REACTIONS": "yes"}, wantErr: "REACTIONS"},
+		{name: "repeat window of zero", env: map[string]string{"REPEAT_WINDOW": "0s"}, wantErr: "REPEAT_WINDOW"},
+		{name: "reactions on, typing refreshed every 10 s, repeats for 10 min by default", env: map[string]string{},
+			check: func(t *testing.T, c Config) {
+				if !c.Bot.ReactionsOn() || c.Bot.TypingRefresh != 10*time.Second || c.Bot.RepeatWindow != 10*time.Minute {
+					t.Errorf("REACTIONS %q, TYPING_REFRESH %s, REPEAT_WINDOW %s; want on, 10s, 10m", c.Bot.Reactions, c.Bot.TypingRefresh, c.Bot.RepeatWindow)
+				}
+			}},
 		{name: "commit interval", env: map[string]string{"STATE_COMMIT_INTERVAL": "0s"},
 			check: func(t *testing.T, c Config) {
 				if c.State.CommitInterval != 0 {

@@ -62,3 +62,20 @@ func TestSpareTypingTakesTwo(t *testing.T) {
 		t.Error("the 5th reply went at once; want it to wait: the indicator took 2 of 6")
 	}
 }
+
+// A refresh of an indicator takes one token, under the same half-the-bucket rule.
+func TestSpareTypingRefresh(t *testing.T) {
+	g := typingGate()
+	for i, want := range []bool{true, true, true, false} { // 6 → 5 → 4 → 3; a 4th would leave 2
+		if got := g.SpareTypingRefresh("a", t0); got != want {
+			t.Fatalf("refresh %d = %v; want %v", i+1, got, want)
+		}
+	}
+	if !g.SpareTypingRefresh("b", t0) {
+		t.Error("a refresh in another chat = false; want true (its own bucket)")
+	}
+	g.RateLimited(t0, time.Minute, nil)
+	if g.SpareTypingRefresh("b", t0) {
+		t.Error("a refresh while paused after a 429 = true; want false")
+	}
+}

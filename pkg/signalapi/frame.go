@@ -49,9 +49,33 @@ type DataMessage struct {
 	Timestamp   int64            `json:"timestamp"`
 	Message     *string          `json:"message"`
 	GroupInfo   *GroupInfo       `json:"groupInfo,omitempty"`
-	Reaction    *json.RawMessage `json:"reaction,omitempty"`
+	Reaction    *Reaction        `json:"reaction,omitempty"`
+	Mentions    []Mention        `json:"mentions,omitempty"`
 	RemoteDel   *json.RawMessage `json:"remoteDelete,omitempty"`
 	Attachments []Attachment     `json:"attachments,omitempty"`
+}
+
+// Reaction is signal-cli's JsonReaction: an emoji on the message of
+// TargetAuthor (the number, or the uuid when it is hidden) sent at
+// TargetSentTimestamp, or (IsRemove) one taken back.
+type Reaction struct {
+	Emoji               string  `json:"emoji"`
+	TargetAuthor        string  `json:"targetAuthor"`
+	TargetAuthorNumber  *string `json:"targetAuthorNumber"`
+	TargetAuthorUUID    *string `json:"targetAuthorUuid"`
+	TargetSentTimestamp int64   `json:"targetSentTimestamp"`
+	IsRemove            bool    `json:"isRemove"`
+}
+
+// Mention is signal-cli's JsonMention: who is mentioned (Name is the number,
+// or the uuid when the number is hidden) and where the mention's U+FFFC
+// placeholder is in the text, in UTF-16 code units.
+type Mention struct {
+	Name   string  `json:"name"`
+	Number *string `json:"number"`
+	UUID   *string `json:"uuid"`
+	Start  int     `json:"start"`
+	Length int     `json:"length"`
 }
 
 // GroupInfo names the group a data message belongs to. GroupID is signal-cli's

@@ -15,6 +15,12 @@ type Incoming struct {
 	GroupName    string
 	Text         string
 	Timestamp    int64
+	// Mentions are the @mentions in Text, whose U+FFFC placeholders they
+	// stand for (AfterMentions).
+	Mentions []Mentioned
+	// Reaction is set for a frame skipped as SkipReaction: the emoji and the
+	// message it is on.
+	Reaction *Reacted
 }
 
 // ReplyTo is the /v2/send recipient that answers this message: the group,
@@ -160,9 +166,11 @@ func Classify(f Frame, account string) (Incoming, Skip) {
 		in.GroupID, in.GroupName = g.GroupID, g.GroupName
 	}
 	if d.Reaction != nil {
-		return Incoming{}, SkipReaction
+		in.Reaction = reactedOf(d.Reaction)
+		return in, SkipReaction
 	}
 	in.Text = strings.TrimSpace(deref(d.Message))
+	in.Mentions = mentionsOf(d.Mentions, deref(d.Message))
 	if in.Text == "" {
 		return Incoming{}, SkipNoText
 	}

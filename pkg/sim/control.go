@@ -42,15 +42,18 @@ func (s *Sim) controlRoutes(m *http.ServeMux) {
 
 // controlMessage is the body of POST /_sim/messages. "from" may be a number or a uuid.
 type controlMessage struct {
-	From        string         `json:"from"`
-	UUID        string         `json:"uuid"`
-	Name        string         `json:"name"`
-	Group       *string        `json:"group"`
-	Text        string         `json:"text"`
-	Kind        Kind           `json:"kind"`
-	Timestamp   int64          `json:"timestamp"`
-	Target      int64          `json:"target"`
-	Attachments []InAttachment `json:"attachments"`
+	From      string  `json:"from"`
+	UUID      string  `json:"uuid"`
+	Name      string  `json:"name"`
+	Group     *string `json:"group"`
+	Text      string  `json:"text"`
+	Kind      Kind    `json:"kind"`
+	Timestamp int64   `json:"timestamp"`
+	Target    int64   `json:"target"`
+	// TargetAuthor is whose message a reaction is on; "": the bot's.
+	TargetAuthor string         `json:"target_author"`
+	Mentions     []string       `json:"mentions"`
+	Attachments  []InAttachment `json:"attachments"`
 }
 
 // message converts c to a Message.
@@ -58,6 +61,7 @@ func (c controlMessage) message() Message {
 	m := Message{
 		From: c.From, UUID: c.UUID, Name: c.Name, Text: c.Text, Kind: c.Kind,
 		Timestamp: c.Timestamp, Target: c.Target, Attachments: c.Attachments,
+		TargetAuthor: c.TargetAuthor, Mentions: c.Mentions,
 	}
 	if signalid.IsUUID(c.From) {
 		m.From, m.UUID = "", c.From

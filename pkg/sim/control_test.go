@@ -21,6 +21,8 @@ func TestControlMessages(t *testing.T) {
 	}{
 		{"group message", `{"from":"+48500000009","name":"Alice","group":"testbot","text":"!kot"}`, "+48500000009", true},
 		{"direct from a hidden number", `{"from":"` + uuid + `","group":null,"text":"!ja"}`, nil, false},
+		{"mention of the bot", `{"from":"+48500000009","group":"testbot","text":"\uFFFC !pomoc","mentions":["+48500000001"]}`, "+48500000009", true},
+		{"reaction on a member's message", `{"from":"+48500000009","group":"testbot","kind":"reaction","text":"🔁","target":5,"target_author":"+48500000003"}`, "+48500000009", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -32,12 +34,22 @@ func TestControlMessages(t *testing.T) {
 			env := wantObject(t, readFrame(t, conn), "envelope")
 			wantValue(t, env, "timestamp", itoa(ack.Timestamp))
 			wantValue(t, env, "sourceNumber", tt.wantNumber)
-			if _, ok := wantObject(t, env, "dataMessage")["groupInfo"]; ok != tt.wantGroup {
+			dm := wantObject(t, env, "dataMessage")
+			if _, ok := dm["groupInfo"]; ok != tt.wantGroup {
 				t.Errorf("groupInfo present = %v; want %v", ok, tt.wantGroup)
+			}
+			if strings.Contains(tt.body, `"mentions"`) {
+				ms, _ := dm["mentions"].([]any)
+				if len(ms) != 1 || ms[0].(map[string]any)["number"] != "+48500000001" {
+					t.Errorf("mentions = %v; want the bot's", dm["mentions"])
+				}
+			}
+			if strings.Contains(tt.body, `"target_author"`) {
+				wantValue(t, wantObject(t, dm, "reaction"), "targetAuthorNumber", "+48500000003")
 			}
 		})
 	}
-	for _, bad := range []string{`{"form":"+48"}`, `{"group":"nope","text":"x"}`, `{"kind":"letter"}`, `{`} {
+	for _, bad := range []string{`{"form":"+48"}`, `{"group":"nope","text":"x"}`, `{"kind":"letter"}`, `{`, `{"text":"!x","mentions":["+48500000001"]}`} {
 		if res := h.do(http.MethodPost, "/_sim/messages", bad); res.status != http.StatusBadRequest || !strings.HasPrefix(res.body, `{"error":`) {
 			t.Errorf("POST /_sim/messages %s = %+v; want 400 with an error", bad, res)
 		}

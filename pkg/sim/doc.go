@@ -22,14 +22,15 @@
 // POST /v2/send validates like the real server, with its messages, status codes and content
 // types, then waits Latency.SendCost of the body, applies Faults.Send, records the send (see
 // Sent, WaitSent) and answers 201 in the SendShape. Typing, reactions, receipts and groups
-// answer as the real server does, with their own latency and faults. A quote (quote_timestamp
+// answer as the real server does, with their own latency and faults; accepted reactions and
+// typing indicators are recorded (Reactions, Typings). A quote (quote_timestamp
 // with quote_author, a number or uuid) is checked as signal-cli reads it and recorded. GET
 // /v1/groups lists members as strings, a member whose number is hidden by the uuid; with
 // ?expand=true (from release 0.99, Config.Version) as {"number","uuid"} objects.
 //
 // # Control endpoints
 //
-//	POST   /_sim/messages    {"from","uuid","name","group","text","kind","timestamp","target","attachments"} → 202 {"timestamp"}
+//	POST   /_sim/messages    {"from","uuid","name","group","text","kind","timestamp","target","target_author","mentions","attachments"} → 202 {"timestamp"}
 //	POST   /_sim/burst       {"n","text","group","senders"} → 202 {"offered","delivered","dropped_…","first_timestamp","last_timestamp"}
 //	POST   /_sim/frames      the body is offered verbatim as one frame → 202
 //	POST   /_sim/disconnect  closes every websocket → 200 {"closed":n}

@@ -99,43 +99,6 @@ func (s *Sim) handleTyping(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNoContent)
 }
 
-// reactionRequest is the body of the reaction endpoints.
-type reactionRequest struct {
-	Recipient    string `json:"recipient"`
-	Reaction     string `json:"reaction"`
-	TargetAuthor string `json:"target_author"`
-	Timestamp    int64  `json:"timestamp"`
-}
-
-// handleReaction serves POST (react) and DELETE (remove) /v1/reactions/{number}.
-func (s *Sim) handleReaction(w http.ResponseWriter, r *http.Request) {
-	var req reactionRequest
-	if !s.bindRequest(w, r, &req) {
-		return
-	}
-	number, _ := pathNumber(r)
-	missing := ""
-	switch {
-	case req.Recipient == "":
-		missing = "recipient"
-	case req.Reaction == "" && r.Method == http.MethodPost:
-		missing = "reaction"
-	case req.TargetAuthor == "":
-		missing = "target_author"
-	case req.Timestamp == 0:
-		missing = "timestamp"
-	}
-	if missing != "" {
-		writeError(w, http.StatusBadRequest, "Couldn't process request - "+missing+" missing")
-		return
-	}
-	if !s.accountCall(w, r, epReactions, number) {
-		return
-	}
-	s.stats.reactions.Add(1)
-	w.WriteHeader(http.StatusNoContent)
-}
-
 // receiptRequest is the body of POST /v1/receipts/{number}.
 type receiptRequest struct {
 	Recipient   string `json:"recipient"`

@@ -34,6 +34,8 @@ func TestEndpoints(t *testing.T) {
 		{"reaction without emoji", "POST", "/v1/reactions/+48500000001", `{"recipient":"+48500000002","target_author":"+48500000002","timestamp":1}`, response{400, jsonCT, `{"error":"Couldn't process request - reaction missing"}`}},
 		{"reaction without recipient", "POST", "/v1/reactions/+48500000001", `{}`, response{400, jsonCT, `{"error":"Couldn't process request - recipient missing"}`}},
 		{"reaction without timestamp", "POST", "/v1/reactions/+48500000001", `{"recipient":"+48500000002","reaction":"👍","target_author":"+48500000002"}`, response{400, jsonCT, `{"error":"Couldn't process request - timestamp missing"}`}},
+		{"reaction in a group", "POST", "/v1/reactions/+48500000001", `{"recipient":"` + g.ID() + `","reaction":"⏳","target_author":"+48500000002","timestamp":5}`, response{204, "", ""}},
+		{"reaction in a bad group", "POST", "/v1/reactions/+48500000001", `{"recipient":"group.!!","reaction":"⏳","target_author":"+48500000002","timestamp":5}`, response{400, jsonCT, `{"error":"Invalid group id"}`}},
 		{"receipt", "POST", "/v1/receipts/+48500000001", `{"recipient":"+48500000002","receipt_type":"read","timestamp":1}`, response{204, "", ""}},
 		{"receipt bad type", "POST", "/v1/receipts/+48500000001", `{"recipient":"+48500000002","receipt_type":"seen","timestamp":1}`, response{400, jsonCT, `{"error":"Couldn't process request - receipt type must be read or viewed"}`}},
 		{"receipt other account", "POST", "/v1/receipts/+48999", `{"recipient":"+48500000002","receipt_type":"viewed","timestamp":1}`, response{400, jsonCT, `{"error":"Specified account does not exist"}`}},
@@ -49,8 +51,13 @@ func TestEndpoints(t *testing.T) {
 			}
 		})
 	}
-	if st := h.sim.Stats(); st.Typing != 2 || st.Reactions != 2 || st.Receipts != 1 {
-		t.Errorf("typing %d, reactions %d, receipts %d; want 2, 2, 1", st.Typing, st.Reactions, st.Receipts)
+	if st := h.sim.Stats(); st.Typing != 2 || st.Reactions != 3 || st.Receipts != 1 {
+		t.Errorf("typing %d, reactions %d, receipts %d; want 2, 3, 1", st.Typing, st.Reactions, st.Receipts)
+	}
+	rs := h.sim.Reactions()
+	if len(rs) != 3 || rs[0].Emoji != "👍" || rs[0].Timestamp != 1765000002500 || rs[0].TargetAuthor != "+48500000002" || rs[0].Remove ||
+		!rs[1].Remove || rs[2].Group != g.Alias || rs[2].Emoji != "⏳" || rs[2].Recipient != g.ID() {
+		t.Errorf("Reactions() = %+v; want the 👍, its removal, the ⏳ in the group", rs)
 	}
 	ty := h.sim.Typings()
 	if len(ty) != 2 || !ty[0].Started || ty[0].Recipient != "+48500000002" || ty[1].Started || ty[1].Recipient != g.ID() ||

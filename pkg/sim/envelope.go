@@ -43,6 +43,7 @@ type dataMessage struct {
 	IsExpirationUpdate bool             `json:"isExpirationUpdate"`
 	ViewOnce           bool             `json:"viewOnce"`
 	Reaction           *reaction        `json:"reaction,omitempty"`
+	Mentions           []wireMention    `json:"mentions,omitempty"`
 	Attachments        []wireAttachment `json:"attachments,omitempty"`
 	GroupInfo          *groupInfo       `json:"groupInfo,omitempty"`
 }
@@ -66,12 +67,23 @@ type wireAttachment struct {
 }
 
 type reaction struct {
-	Emoji               string `json:"emoji"`
-	TargetAuthor        string `json:"targetAuthor"`
-	TargetAuthorNumber  string `json:"targetAuthorNumber"`
-	TargetAuthorUUID    string `json:"targetAuthorUuid"`
-	TargetSentTimestamp int64  `json:"targetSentTimestamp"`
-	IsRemove            bool   `json:"isRemove"`
+	Emoji               string  `json:"emoji"`
+	TargetAuthor        string  `json:"targetAuthor"`
+	TargetAuthorNumber  *string `json:"targetAuthorNumber"` // null when the author hides it
+	TargetAuthorUUID    string  `json:"targetAuthorUuid"`
+	TargetSentTimestamp int64   `json:"targetSentTimestamp"`
+	IsRemove            bool    `json:"isRemove"`
+}
+
+// wireMention is signal-cli's JsonMention: name is the legacy identifier (the number, else the
+// uuid); start and length count UTF-16 code units of the message, and cover its U+FFFC
+// placeholder.
+type wireMention struct {
+	Name   string  `json:"name"`
+	Number *string `json:"number"`
+	UUID   string  `json:"uuid"`
+	Start  int     `json:"start"`
+	Length int     `json:"length"`
 }
 
 type editMessage struct {

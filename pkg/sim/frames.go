@@ -60,6 +60,11 @@ func (s *Sim) fillBody(env *envelope, m Message, g *Group) error {
 	switch m.Kind {
 	case KindText:
 		env.DataMessage = s.dataMessage(ts, strPtr(m.Text), g, "DELIVER", m.Attachments)
+		mentions, err := mentionsOf(m.Text, m.Mentions)
+		if err != nil {
+			return err
+		}
+		env.DataMessage.Mentions = mentions
 	case KindAttachmentOnly:
 		atts := m.Attachments
 		if len(atts) == 0 {
@@ -72,10 +77,7 @@ func (s *Sim) fillBody(env *envelope, m Message, g *Group) error {
 			emoji = "👍"
 		}
 		env.DataMessage = s.dataMessage(ts, nil, g, "DELIVER", nil)
-		env.DataMessage.Reaction = &reaction{
-			Emoji: emoji, TargetAuthor: s.number, TargetAuthorNumber: s.number,
-			TargetAuthorUUID: UUIDOf(s.number), TargetSentTimestamp: s.target(m, ts),
-		}
+		env.DataMessage.Reaction = s.reactionTo(m, emoji, ts)
 	case KindGroupUpdate:
 		if g == nil {
 			return errors.New("a group update needs a group")
@@ -174,6 +176,18 @@ func (s *Sim) wireAttachment(ts int64, a InAttachment) wireAttachment {
 		wa.Width, wa.Height = &w, &h
 	}
 	return wa
+}
+
+// reactionTo is the reaction of m: emoji on the message of m.TargetAuthor ("" the bot) at
+// m's target.
+func (s *Sim) reactionTo(m Message, emoji string, ts int64) *reaction {
+	who := m.TargetAuthor
+	if who == "" {
+		who = s.number
+	}
+	a := authorOf(who)
+	r := &reaction{Emoji: emoji, TargetAuthor: who, TargetAuthorNumber: a.number, TargetAuthorUUID: a.uuid, TargetSentTimestamp: s.target(m, ts)}
+	return r
 }
 
 // target returns the timestamp m refers to: m.Target, else the bot's last send, else just

@@ -70,6 +70,33 @@ func TestFrameShapes(t *testing.T) {
 				wantKeys(t, r, "emoji", "targetAuthor", "targetAuthorNumber", "targetAuthorUuid", "targetSentTimestamp", "isRemove")
 				wantValue(t, r, "emoji", "❤")
 				wantValue(t, r, "targetSentTimestamp", "42")
+				wantValue(t, r, "targetAuthor", DefaultNumber)
+				wantValue(t, r, "targetAuthorNumber", DefaultNumber)
+				wantValue(t, r, "targetAuthorUuid", UUIDOf(DefaultNumber))
+			}},
+		{"reaction on a hidden number's message", Message{Kind: KindReaction, Text: "🔁", Target: 43, TargetAuthor: UUIDOf("+48222")}, "dataMessage",
+			func(t *testing.T, env, body map[string]any) {
+				r := wantObject(t, body, "reaction")
+				wantValue(t, r, "targetAuthor", UUIDOf("+48222"))
+				wantValue(t, r, "targetAuthorNumber", nil)
+				wantValue(t, r, "targetAuthorUuid", UUIDOf("+48222"))
+			}},
+		{"mentions", Message{From: "+48111", Group: "testbot", Text: "\uFFFC \uFFFC !pomoc", Mentions: []string{DefaultNumber, UUIDOf("+48222")}}, "dataMessage",
+			func(t *testing.T, env, body map[string]any) {
+				ms, ok := body["mentions"].([]any)
+				if !ok || len(ms) != 2 {
+					t.Fatalf("mentions = %v; want two", body["mentions"])
+				}
+				m0, m1 := ms[0].(map[string]any), ms[1].(map[string]any)
+				wantKeys(t, m0, "name", "number", "uuid", "start", "length")
+				wantValue(t, m0, "name", DefaultNumber)
+				wantValue(t, m0, "number", DefaultNumber)
+				wantValue(t, m0, "uuid", UUIDOf(DefaultNumber))
+				wantValue(t, m0, "start", "0")
+				wantValue(t, m0, "length", "1")
+				wantValue(t, m1, "name", UUIDOf("+48222"))
+				wantValue(t, m1, "number", nil)
+				wantValue(t, m1, "start", "2")
 			}},
 		{"group update", Message{Kind: KindGroupUpdate, Group: g.ID()}, "dataMessage",
 			func(t *testing.T, env, body map[string]any) {
@@ -136,6 +163,12 @@ func TestDeliverUnknownGroupAlias(t *testing.T) {
 	defer s.Close()
 	if _, err := s.Deliver(Message{Group: "nope", Text: "x"}); err == nil {
 		t.Fatal("Deliver to unknown alias: got nil error; want one")
+	}
+	if _, err := s.Deliver(Message{Text: "\uFFFC !x", Mentions: []string{"+48111", "+48222"}}); err == nil {
+		t.Fatal("Deliver with more mentions than placeholders: got nil error; want one")
+	}
+	if _, err := s.Deliver(Message{Text: "\uFFFC\uFFFC !x", Mentions: []string{"+48111"}}); err == nil {
+		t.Fatal("Deliver with fewer mentions than placeholders: got nil error; want one")
 	}
 	if _, err := s.Deliver(Message{Kind: KindGroupUpdate}); err == nil {
 		t.Fatal("Deliver group update without group: got nil error; want one")

@@ -63,6 +63,15 @@ func (s *Sim) findGroup(ref string) (Group, bool) {
 	return Group{}, false
 }
 
+// groupLabel is how records name the group of internal id: its alias, or the id when it
+// has none.
+func (s *Sim) groupLabel(internal string) string {
+	if g, ok := s.findGroup(internal); ok && g.Alias != "" {
+		return g.Alias
+	}
+	return internal
+}
+
 // resolveGroup is findGroup, plus any well-formed id of a group the bot does not know: a REST
 // id or internal id whose raw id is 32 bytes. Such a group has no name.
 func (s *Sim) resolveGroup(ref string) (Group, error) {

@@ -26,6 +26,12 @@ type Message struct {
 	Timestamp int64
 	// Target is the timestamp a receipt, reaction or edit refers to; 0 means the bot's last send.
 	Target int64
+	// TargetAuthor is the author (a number or uuid) of the message a reaction refers to; ""
+	// means the bot.
+	TargetAuthor string
+	// Mentions are the members (a number or uuid each) that the U+FFFC placeholders of Text
+	// stand for, in order, as Signal clients write an @mention (KindText).
+	Mentions []string
 }
 
 // InAttachment is a file attached to an incoming message. The simulator stores its bytes so

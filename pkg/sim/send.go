@@ -210,10 +210,7 @@ func (s *Sim) sentOf(p *sendPlan, ts int64) Sent {
 		Timestamp:   ts, At: time.Now(),
 	}
 	if p.kind == rcptGroup {
-		x.Group = p.groupID
-		if g, ok := s.findGroup(p.groupID); ok && g.Alias != "" {
-			x.Group = g.Alias
-		}
+		x.Group = s.groupLabel(p.groupID)
 	}
 	if q.TextMode != nil {
 		x.TextMode = *q.TextMode

@@ -72,6 +72,7 @@ type Sim struct {
 	sent        []Sent
 	sentChanged chan struct{}
 	typings     []Typing
+	reactions   []Reaction
 	files       map[string][]byte
 	srv         *http.Server
 	serveDone   chan struct{}
