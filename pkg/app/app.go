@@ -103,7 +103,7 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 		return nil, err
 	}
 	a.closers = append(a.closers, done)
-	p.api, p.pictures = a.api, pics
+	p.api, p.pictures, p.version, p.up = a.api, pics, o.Version, a.connected
 	var reg *commands.Registry
 	if a.bot, a.intake, reg, err = newBot(cfg, p); err != nil {
 		return nil, err

@@ -26,19 +26,30 @@ type botParts struct {
 	safety   safety
 	pictures map[string]commands.PictureSource
 	base     http.RoundTripper // under the typing client
+	version  string            // for !bot status
+	up       func() bool       // connected to the REST API, for !bot status
 }
 
 // newBot builds the bot over p, with the commands' registry (buildRegistry)
 // and the typing client (typer), and the intake in front of it; it has the
 // metrics observe the health figures. Nothing in it needs closing.
 func newBot(cfg config.Config, p botParts) (*bot.Bot, *bot.Intake, *commands.Registry, error) {
-	overrides := bot.NewOverrides()
-	reg, err := buildRegistry(cfg, p.safety.groups, overrides, p.state.store, p.pictures)
+	changes, err := bot.LoadChanges(p.state.store, p.safety.groups.Aliases(), p.log)
 	if err != nil {
 		return nil, nil, nil, err
 	}
+	settings := bot.NewSettings(bot.NewOverrides(), changes)
+	reg, err := buildRegistry(cfg, p.safety.groups, settings, p.state.store, p.pictures)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	admins, err := bot.ParseAdmins(cfg.Bot.Admins) // checked by config.Load: no error here
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("configuration: %w", err)
+	}
 	b := bot.New(bot.Deps{
-		API: p.api, Registry: reg, Store: p.state.store, Overrides: overrides, Groups: p.safety.groups, Tracer: p.tp, Log: p.log,
+		API: p.api, Registry: reg, Store: p.state.store, Settings: settings, Groups: p.safety.groups, Tracer: p.tp, Log: p.log,
+		Admins: admins, Status: bot.StatusInfo{Version: p.version, Started: time.Now(), ReceiveMode: cfg.Signal.ReceiveMode, Connected: p.up},
 		HashKey: p.state.hashKey, Recorder: p.metrics,
 		Gate: p.safety.gate, Audience: p.safety.audience, QuietWindow: cfg.Bot.QuietWindow,
 		QuoteReplies: bot.QuoteModeOf(cfg.Bot.QuoteReplies), Texts: commands.TextsFor(cfg.Commands.ReplyLang),

@@ -29,7 +29,7 @@ func registryOf(t *testing.T, env map[string]string) (*commands.Registry, error)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return buildRegistry(cfg, groups, bot.NewOverrides(), nil, nil)
+	return buildRegistry(cfg, groups, bot.NewSettings(nil, nil), nil, nil)
 }
 
 // TestCooldownOverrides: each command's own cooldown is the default, and

@@ -38,8 +38,13 @@ type Deps struct {
 	API       Sender
 	Registry  *commands.Registry
 	Store     *store.Store
-	Overrides *Overrides
-	Groups    Groups
+	// Settings are the cooldowns and scopes in force: the registry's
+	// defaults, the admins' changes, the test overrides. nil: the defaults
+	// alone.
+	Settings *Settings
+	Admins   Admins     // who may use !bot (ADMINS); the zero Admins: nobody
+	Status   StatusInfo // what !bot status reports that the bot does not know
+	Groups   Groups
 	Tracer    trace.TracerProvider
 	Log       *slog.Logger
 	HashKey   []byte           // keys the sender hash in spans
@@ -90,6 +95,11 @@ type Bot struct {
 	hashes *senderHashes
 	quiet  *quiet
 	state  stateHealth
+	// settings is d.Settings, never nil.
+	settings *Settings
+	// intake is the bot's intake, set once by NewIntake before any frame
+	// runs: its queue, journal and last frame for !bot status.
+	intake *Intake
 	sends  sendHealth
 	// elsewhereLog logs commands from outside ANSWER_IN once a minute.
 	elsewhereLog outbound.LogEvery
@@ -101,8 +111,8 @@ func New(d Deps) *Bot {
 	if d.Now == nil {
 		d.Now = time.Now
 	}
-	if d.Overrides == nil {
-		d.Overrides = NewOverrides()
+	if d.Settings == nil {
+		d.Settings = NewSettings(nil, nil)
 	}
 	if d.Recorder == nil {
 		d.Recorder = noRecorder{}
@@ -113,11 +123,14 @@ func New(d Deps) *Bot {
 	}
 	d.Seen = nil // taken: the set is the filter now
 	return &Bot{d: d, tracer: d.Tracer.Tracer(telemetry.TracerName), recent: recent,
-		hashes: newSenderHashes(d.HashKey, 4096), quiet: newQuiet()}
+		hashes: newSenderHashes(d.HashKey, 4096), quiet: newQuiet(), settings: d.Settings}
 }
 
 // Overrides is the bot's override set.
-func (b *Bot) Overrides() *Overrides { return b.d.Overrides }
+func (b *Bot) Overrides() *Overrides { return b.settings.overrides }
+
+// Changes are the changes admins made in chat.
+func (b *Bot) Changes() *Changes { return b.settings.changes }
 
 // Registry returns the commands.
 func (b *Bot) Registry() *commands.Registry { return b.d.Registry }

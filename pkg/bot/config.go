@@ -15,6 +15,7 @@ type Config struct {
 	MembersRefresh time.Duration `env:"MEMBERS_REFRESH, default=10m" help:"how often the members of the configured groups are listed again (for ANSWER_IN=members)"`
 	Typing         string        `env:"TYPING, default=on" help:"on: show Signal's typing indicator while !cat or !kot fetches and sends its picture; off: never"`
 	QuoteReplies   string        `env:"QUOTE_REPLIES, default=groups" help:"which replies quote the message that asked: groups (replies in groups), all, off"`
+	Admins         []string      `env:"ADMINS" help:"who may use !bot in a direct chat with the bot: numbers (+48123456789) or uuids, comma-separated, each optionally alias= (the log names an admin by alias, else by a hash)"`
 }
 
 // TypingOn reports whether TYPING is on.
@@ -38,6 +39,9 @@ func (c Config) Validate() error {
 	}
 	if q := c.QuoteReplies; q != "groups" && q != "all" && q != "off" {
 		errs = append(errs, fmt.Errorf("QUOTE_REPLIES must be groups, all or off, got %q", q))
+	}
+	if _, err := ParseAdmins(c.Admins); err != nil {
+		errs = append(errs, err)
 	}
 	return errors.Join(errs...)
 }

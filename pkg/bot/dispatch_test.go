@@ -137,7 +137,7 @@ func TestDispatch(t *testing.T) {
 		{
 			name: "an override in a group lifts the cooldown there only",
 			setup: func(t *testing.T, d *Deps) {
-				d.Overrides.Set(rodzina, "wolno", time.Unix(testStartUnix, 0).Add(time.Hour))
+				d.Settings.overrides.Set(rodzina, "wolno", time.Unix(testStartUnix, 0).Add(time.Hour))
 			},
 			steps: []step{
 				{msg: msg{from: alice, group: rodzina, text: "!wolno"}, want: want{outcome: telemetry.OutcomeServed, to: group, prefix: "powoli", command: "wolno"}},
@@ -419,11 +419,11 @@ func newHarness(t *testing.T, setup func(t *testing.T, d *Deps)) *harness {
 		api: &fakeSender{}, rec: &countingRecorder{}, spans: spans, tp: tp, store: st,
 		clock: &clock{t: time.Unix(testStartUnix, 0)}, logs: &syncBuffer{}, ts: 1_000, onStart: hook,
 	}
-	overrides := NewOverrides()
+	settings := NewSettings(nil, NewChanges(nil, map[string]string{"rodzina": rodzina}))
 	picture := commands.Picture{DataURI: signalapi.DataURI("image/png", "kot.png", []byte("png")), MIME: "image/png", Filename: "kot.png", Bytes: 3, Width: 1, Height: 1}
 	// The tests use !pomoc and !ja back to back: without their default
 	// cooldowns, as COOLDOWNS=pomoc=0s,ja=0s sets them.
-	pomoc, ja := commands.Pomoc(overrides), commands.Ja(Tallies{Store: st}, overrides, false)
+	pomoc, ja := commands.Pomoc(settings), commands.Ja(Tallies{Store: st}, settings, false)
 	pomoc.Cooldown, ja.Cooldown = 0, 0
 	reg, err := commands.NewRegistry(
 		pomoc,
@@ -453,7 +453,7 @@ func newHarness(t *testing.T, setup func(t *testing.T, d *Deps)) *harness {
 		t.Fatal(err)
 	}
 	d := testDeps(t) // its gate: no budget, pauses of a minute to an hour
-	d.API, d.Registry, d.Overrides, d.Store, d.Tracer, d.Recorder, d.Now = h.api, reg, overrides, st, tp, h.rec, h.clock.now
+	d.API, d.Registry, d.Settings, d.Store, d.Tracer, d.Recorder, d.Now = h.api, reg, settings, st, tp, h.rec, h.clock.now
 	d.Log = slog.New(slog.NewTextHandler(h.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	d.Groups = NewGroups(map[string]string{"rodzina": rodzina}, nil)
 	d.HashKey = []byte("test key")

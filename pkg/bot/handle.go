@@ -26,6 +26,9 @@ type Message struct {
 	// whether it is a command at all.
 	Command, Args string
 	IsCommand     bool
+	// FromOwner marks the account's own message, handled in owner mode
+	// (OWNER_COMMANDS, issue 22): the owner is an admin.
+	FromOwner bool
 }
 
 // decode reads and classifies a raw frame, once, at the intake's door, so
@@ -101,9 +104,16 @@ func (b *Bot) dispatch(ctx context.Context, m *Message) *work {
 		return nil
 	}
 	in, name, args := m.In, m.Command, m.Args
+	if name == AdminCommand { // before ANSWER_IN: an admin is answered wherever ADMINS says
+		return b.admin(ctx, m)
+	}
 	if b.d.Audience != nil && !b.d.Audience.Allows(in) {
 		b.elsewhere(ctx, in)
 		return &work{outcome: telemetry.OutcomeElsewhere, silent: true}
+	}
+	if !b.settings.changes.PausedUntil(b.d.Now()).IsZero() { // !bot pauza: nothing but !bot
+		b.d.Recorder.FrameIgnored("paused")
+		return nil
 	}
 	if !b.recent.add(in.SenderKey(), in.Timestamp) {
 		b.d.Log.InfoContext(ctx, "duplicate frame skipped")
@@ -127,10 +137,13 @@ func (b *Bot) dispatch(ctx context.Context, m *Message) *work {
 		w.name, w.outcome = "unknown", telemetry.OutcomeUnknown
 		w.reply = &commands.Reply{Text: b.d.Texts.Unknown(name)}
 		return b.refusal(ctx, w, "", 0)
-	case !cmd.Scope.Allows(chat):
+	case b.settings.Off(cmd): // !bot off: as if it were not there, but without the hint
+		b.d.Recorder.FrameIgnored("off")
+		return nil
+	case !b.settings.Scope(cmd).Allows(chat):
 		w.name, w.outcome = cmd.Name, telemetry.OutcomeNotHere
 		w.reply = &commands.Reply{Text: b.d.Texts.NotHere(cmd.Name)}
-		return b.refusal(ctx, w, cmd.Name, cmd.Cooldown)
+		return b.refusal(ctx, w, cmd.Name, b.settings.Cooldown(chat, cmd, w.req.Now))
 	}
 	w.name, w.req.Command = cmd.Name, cmd
 	return b.use(ctx, span, w)
@@ -141,7 +154,7 @@ func (b *Bot) dispatch(ctx context.Context, m *Message) *work {
 // allowed, a "wait" refusal when it is not, an apology when recording failed.
 func (b *Bot) use(ctx context.Context, span trace.Span, w *work) *work {
 	cmd, chat := w.req.Command, w.req.Chat
-	cooldown := b.d.Overrides.Cooldown(chat, cmd, w.req.Now)
+	cooldown := b.settings.Cooldown(chat, cmd, w.req.Now)
 	use, err := b.d.Store.Use(w.req.Sender, chat.Key(), cmd.Name, w.req.Now, cooldown)
 	b.state.note(err, w.req.Now)
 	if err != nil {

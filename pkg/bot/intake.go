@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
@@ -32,6 +33,9 @@ type Intake struct {
 	log     *slog.Logger
 	depth   int               // QUEUE_DEPTH, for the drop log
 	dropLog outbound.LogEvery // websocket drops: a line a minute
+	// lastFrame is the read time (unix ns) of the last frame the REST API
+	// delivered, for !bot status; 0: none yet.
+	lastFrame atomic.Int64
 }
 
 // frame is one accepted frame on its way through the scheduler.
@@ -49,7 +53,18 @@ type frame struct {
 // journal of accepted frames (nil: none). Start it with Run; Close and Wait
 // stop it.
 func NewIntake(b *Bot, j *journal.Journal, cfg pipeline.Config) *Intake {
-	return &Intake{bot: b, journal: j, pipe: pipeline.New[*frame](cfg), tracer: b.tracer, log: b.d.Log, depth: cfg.QueueDepth}
+	in := &Intake{bot: b, journal: j, pipe: pipeline.New[*frame](cfg), tracer: b.tracer, log: b.d.Log, depth: cfg.QueueDepth}
+	b.intake = in
+	return in
+}
+
+// LastFrame is when the last frame from the REST API was read (a synthetic
+// one of /_selftest aside); the zero time before the first.
+func (in *Intake) LastFrame() time.Time {
+	if ns := in.lastFrame.Load(); ns != 0 {
+		return time.Unix(0, ns)
+	}
+	return time.Time{}
 }
 
 var _ signalapi.Intake = (*Intake)(nil)
@@ -59,6 +74,9 @@ var _ signalapi.Intake = (*Intake)(nil)
 // disk (Journal.Sync: the state writer commits at once, one fsync shared by
 // the POSTs that come together), so the REST API's 200 means taken.
 func (in *Intake) Offer(ctx context.Context, raw []byte, readAt time.Time, via signalapi.Via) (trace.TraceID, error) {
+	if via != signalapi.ViaSelftest {
+		in.lastFrame.Store(readAt.UnixNano())
+	}
 	key, m, err := in.bot.decode(raw, via)
 	if err != nil { // a webhook line that carries no frame: nothing to answer, no trace
 		return trace.TraceID{}, err

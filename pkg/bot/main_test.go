@@ -51,13 +51,13 @@ func testDeps(t testing.TB) Deps {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() }) // closing twice is harmless
-	overrides := NewOverrides()
-	reg, err := commands.NewRegistry(commands.Pomoc(overrides))
+	settings := NewSettings(nil, nil)
+	reg, err := commands.NewRegistry(commands.Pomoc(settings))
 	if err != nil {
 		t.Fatal(err)
 	}
 	return Deps{
-		API: testAPI(t, noServer, "+48500000000", nil), Registry: reg, Store: st, Overrides: overrides,
+		API: testAPI(t, noServer, "+48500000000", nil), Registry: reg, Store: st, Settings: settings,
 		Groups: NewGroups(nil, nil), Tracer: noop.NewTracerProvider(), Log: slog.New(slog.DiscardHandler),
 		Gate: outbound.New(outbound.Config{RateLimitPause: time.Minute, RateLimitPauseMax: time.Hour}),
 	}
