@@ -31,7 +31,7 @@ func ParseAdmins(list []string) (Admins, error) {
 			return Admins{}, fmt.Errorf("ADMINS: alias %q: use letters, digits, - and _ only", alias)
 		}
 		if !isNumber(id) && !signalid.IsUUID(strings.ToLower(id)) {
-			return Admins{}, fmt.Errorf("ADMINS: %q is neither a number (+48123456789) nor a uuid", redactEntry(id))
+			return Admins{}, fmt.Errorf("ADMINS: %q is neither a number in international form (+ and 7 to 15 digits) nor a uuid", redactEntry(id))
 		}
 		id = strings.ToLower(id)
 		if _, dup := a.alias[id]; dup {

@@ -35,9 +35,9 @@ type Sender interface {
 // Deps are what a Bot works with. API, Registry, Store, Tracer and Gate
 // are required; the others may be left zero, as each one's comment says.
 type Deps struct {
-	API       Sender
-	Registry  *commands.Registry
-	Store     *store.Store
+	API      Sender
+	Registry *commands.Registry
+	Store    *store.Store
 	// Settings are the cooldowns and scopes in force: the registry's
 	// defaults, the admins' changes, the test overrides. nil: the defaults
 	// alone.
@@ -45,12 +45,12 @@ type Deps struct {
 	Admins   Admins     // who may use !bot (ADMINS); the zero Admins: nobody
 	Status   StatusInfo // what !bot status reports that the bot does not know
 	Groups   Groups
-	Tracer    trace.TracerProvider
-	Log       *slog.Logger
-	HashKey   []byte           // keys the sender hash in spans
-	Now       func() time.Time // nil: time.Now
-	Recorder  Recorder         // nil: failures are not counted
-	Typing    Typer            // nil: no typing indicator (TYPING=off)
+	Tracer   trace.TracerProvider
+	Log      *slog.Logger
+	HashKey  []byte           // keys the sender hash in spans
+	Now      func() time.Time // nil: time.Now
+	Recorder Recorder         // nil: failures are not counted
+	Typing   Typer            // nil: no typing indicator (TYPING=off)
 	// TypingBudget is asked before each typing indicator; nil: no budget.
 	TypingBudget TypingBudget
 	// Texts are the replies' language (REPLY_LANG); the zero Texts is Polish.

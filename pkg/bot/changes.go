@@ -63,9 +63,12 @@ func NewChanges(w *store.Writer, aliases map[string]string) *Changes {
 }
 
 // LoadChanges reads the changes st keeps. A scope that no longer parses (its
-// group's alias is gone from SIGNAL_GROUPS) is dropped with a warning; the
-// others hold.
+// group's alias is gone from SIGNAL_GROUPS) is dropped with a warning to log
+// (nil: none); the others hold.
 func LoadChanges(st *store.Store, aliases map[string]string, log *slog.Logger) (*Changes, error) {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
 	c := NewChanges(st.Writer(), aliases)
 	var raw []byte
 	err := st.View(func(tx *bolt.Tx) error {
