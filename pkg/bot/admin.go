@@ -52,6 +52,16 @@ func subcommands() []subcommand {
 	}
 }
 
+// AdminSubcommands names !bot's subcommands, in the table's order, for the
+// README's test.
+func AdminSubcommands() []string {
+	var out []string
+	for _, s := range subcommands() {
+		out = append(out, s.name)
+	}
+	return out
+}
+
 // admin answers an admin's !bot in a direct chat (Note-to-Self included).
 // Anyone else's !bot, and an admin's in a group, gets no reply at all, not
 // even the hint an unknown command gets, and is counted (frames ignored,
