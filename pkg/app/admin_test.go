@@ -208,3 +208,15 @@ func TestAdminInEnglish(t *testing.T) {
 		}
 	}
 }
+
+// With the default ANSWER_IN (groups, members) an admin who is no member of
+// the groups still gets !bot's answer in a direct chat, though not !pomoc's.
+func TestAdminOutsideAnswerIn(t *testing.T) {
+	h := botest.New(t, sim.Config{Lossless: true}, map[string]string{"ADMINS": "ala=" + admin})
+	h.SafeDefaults(nil)
+	h.Start()
+	askNothing(t, h, 1, admin, "", "!pomoc")
+	if got := ask(t, h, admin, "", "!bot status"); !strings.Contains(got.Message, "signal-bot test") {
+		t.Errorf("!bot status outside ANSWER_IN: %q; want the status", got.Message)
+	}
+}
