@@ -94,9 +94,10 @@ func (b *Bot) Handle(ctx context.Context, s *pipeline.Slot, m *Message) {
 	root.SetAttributes(telemetry.AttrOutcome.String(outcome))
 }
 
-// dispatch skips what gets no reply, checks ANSWER_IN and duplicates, then
-// resolves and scopes the command and checks the cooldown. A nil work means
-// "no reply".
+// dispatch skips what gets no reply, hands !bot to admin, checks ANSWER_IN,
+// an admin's pause and duplicates, then resolves the command, checks whether
+// it is switched off, its scope and its cooldown as the settings in force
+// have them. A nil work means "no reply".
 func (b *Bot) dispatch(ctx context.Context, m *Message) *work {
 	ctx, span := b.tracer.Start(ctx, telemetry.SpanDispatch)
 	defer span.End()
