@@ -199,3 +199,45 @@ func TestStatusUnder2000Bytes(t *testing.T) {
 		}
 	}
 }
+
+// What each !bot call answers, and what it changes: the table of
+// subcommands, their arguments and their refusals.
+func TestAdminReplies(t *testing.T) {
+	d := testDeps(t) // its registry: !pomoc (aliases help, pomocy), 10 s
+	d.Settings = NewSettings(nil, NewChanges(nil, map[string]string{"rodzina": rodzina}))
+	b := New(d)
+	ctx := context.Background()
+	now := time.Unix(1_700_000_000, 0).UTC()
+	for _, tt := range []struct {
+		args, want, wantChanges string
+	}{
+		{"", "Komendy administratora", ""},
+		{"nieznana", "!bot reset — ", ""},
+		{"cooldown pomoc", "!bot cooldown <komenda> <czas>", ""}, // too few arguments: the usage
+		{"cooldown help 1m", "!pomoc: co 1 min (środowisko: 10 s).", "cooldown pomoc=1m0s"},
+		{"COOLDOWN !pomocy 0s", "!pomoc: co 0 s (środowisko: 10 s).", "cooldown pomoc=0s"},
+		{"cooldown pomoc 25h", "Nie rozumiem czasu \"25h\"", "cooldown pomoc=0s"},
+		{"cooldown kot 1m", "Nie ma komendy !kot.", "cooldown pomoc=0s"},
+		{"scope pomoc direct | rodzina", "!pomoc działa teraz w: direct|rodzina.", "cooldown pomoc=0s, scope pomoc=direct|rodzina"},
+		{"scope pomoc sąsiedzi", "Zły zakres: ", "cooldown pomoc=0s, scope pomoc=direct|rodzina"},
+		{"off help", "!pomoc wyłączona.", "cooldown pomoc=0s, scope pomoc=direct|rodzina, off pomoc"},
+		{"on pomoc", "!pomoc włączona.", "cooldown pomoc=0s, scope pomoc=direct|rodzina"},
+		{"pauza 2h", "Pauza do 2023-11-15 00:13:20 UTC", "cooldown pomoc=0s, scope pomoc=direct|rodzina"},
+		{"pauza tydzień", "Nie rozumiem czasu", "cooldown pomoc=0s, scope pomoc=direct|rodzina"},
+		{"status", "pauza (!bot pauza) do ", "cooldown pomoc=0s, scope pomoc=direct|rodzina"},
+		{"pauza 0", "Koniec pauzy.", "cooldown pomoc=0s, scope pomoc=direct|rodzina"},
+		{"reset", "Zmiany z czatu usunięte", ""},
+	} {
+		sub, args := parseAdmin(tt.args)
+		got := b.runAdmin(ctx, sub, adminReq{args: args, admin: "ala", now: now, texts: commands.TextsFor("pl")})
+		if !strings.Contains(got, tt.want) {
+			t.Errorf("!bot %s = %q; want it to contain %q", tt.args, got, tt.want)
+		}
+		if got := describeChanges(b.Changes().Set(now)); got != tt.wantChanges {
+			t.Errorf("after !bot %s: changes %q; want %q", tt.args, got, tt.wantChanges)
+		}
+	}
+	if !b.Changes().PausedUntil(now).IsZero() {
+		t.Error("paused after !bot reset")
+	}
+}
