@@ -26,9 +26,6 @@ type Message struct {
 	// whether it is a command at all.
 	Command, Args string
 	IsCommand     bool
-	// FromOwner marks the account's own message, handled in owner mode
-	// (OWNER_COMMANDS, issue 22): the owner is an admin.
-	FromOwner bool
 }
 
 // decode reads and classifies a raw frame, once, at the intake's door, so
