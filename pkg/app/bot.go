@@ -38,7 +38,8 @@ func newBot(cfg config.Config, p botParts) (*bot.Bot, *bot.Intake, *commands.Reg
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	settings := bot.NewSettings(bot.NewOverrides(), changes)
+	overrides := bot.NewOverrides()
+	settings := bot.NewSettings(overrides, changes) // what !pomoc and !ja show: what the bot's dispatch checks
 	reg, err := buildRegistry(cfg, p.safety.groups, settings, p.state.store, p.pictures)
 	if err != nil {
 		return nil, nil, nil, err
@@ -48,8 +49,8 @@ func newBot(cfg config.Config, p botParts) (*bot.Bot, *bot.Intake, *commands.Reg
 		return nil, nil, nil, fmt.Errorf("configuration: %w", err)
 	}
 	b := bot.New(bot.Deps{
-		API: p.api, Registry: reg, Store: p.state.store, Settings: settings, Groups: p.safety.groups, Tracer: p.tp, Log: p.log,
-		Admins: admins, Status: bot.StatusInfo{Version: p.version, Started: time.Now(), ReceiveMode: cfg.Signal.ReceiveMode, Connected: p.up},
+		API: p.api, Registry: reg, Store: p.state.store, Overrides: overrides, Groups: p.safety.groups, Tracer: p.tp, Log: p.log,
+		Changes: changes, Admins: admins, Status: bot.StatusInfo{Version: p.version, Started: time.Now(), ReceiveMode: cfg.Signal.ReceiveMode, Connected: p.up},
 		HashKey: p.state.hashKey, Recorder: p.metrics,
 		Gate: p.safety.gate, Audience: p.safety.audience, QuietWindow: cfg.Bot.QuietWindow,
 		QuoteReplies: bot.QuoteModeOf(cfg.Bot.QuoteReplies), Texts: commands.TextsFor(cfg.Commands.ReplyLang),

@@ -180,7 +180,7 @@ func TestStatusUnder2000Bytes(t *testing.T) {
 	for _, lang := range commands.Languages() {
 		d := testDeps(t)
 		d.Groups = NewGroups(aliases, nil)
-		d.Settings = NewSettings(nil, NewChanges(nil, aliases))
+		d.Changes = NewChanges(nil, aliases)
 		d.Status = StatusInfo{Version: strings.Repeat("v", 64), Started: time.Unix(0, 0), ReceiveMode: "websocket"}
 		b := New(d)
 		ctx := context.Background()
@@ -204,7 +204,7 @@ func TestStatusUnder2000Bytes(t *testing.T) {
 // subcommands, their arguments and their refusals.
 func TestAdminReplies(t *testing.T) {
 	d := testDeps(t) // its registry: !pomoc (aliases help, pomocy), 10 s
-	d.Settings = NewSettings(nil, NewChanges(nil, map[string]string{"rodzina": rodzina}))
+	d.Changes = NewChanges(nil, map[string]string{"rodzina": rodzina})
 	b := New(d)
 	ctx := context.Background()
 	now := time.Unix(1_700_000_000, 0).UTC()

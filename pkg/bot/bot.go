@@ -35,22 +35,17 @@ type Sender interface {
 // Deps are what a Bot works with. API, Registry, Store, Tracer and Gate
 // are required; the others may be left zero, as each one's comment says.
 type Deps struct {
-	API      Sender
-	Registry *commands.Registry
-	Store    *store.Store
-	// Settings are the cooldowns and scopes in force: the registry's
-	// defaults, the admins' changes, the test overrides. nil: the defaults
-	// alone.
-	Settings *Settings
-	Admins   Admins     // who may use !bot (ADMINS); the zero Admins: nobody
-	Status   StatusInfo // what !bot status reports that the bot does not know
-	Groups   Groups
-	Tracer   trace.TracerProvider
-	Log      *slog.Logger
-	HashKey  []byte           // keys the sender hash in spans
-	Now      func() time.Time // nil: time.Now
-	Recorder Recorder         // nil: failures are not counted
-	Typing   Typer            // nil: no typing indicator (TYPING=off)
+	API       Sender
+	Registry  *commands.Registry
+	Store     *store.Store
+	Overrides *Overrides
+	Groups    Groups
+	Tracer    trace.TracerProvider
+	Log       *slog.Logger
+	HashKey   []byte           // keys the sender hash in spans
+	Now       func() time.Time // nil: time.Now
+	Recorder  Recorder         // nil: failures are not counted
+	Typing    Typer            // nil: no typing indicator (TYPING=off)
 	// TypingBudget is asked before each typing indicator; nil: no budget.
 	TypingBudget TypingBudget
 	// Texts are the replies' language (REPLY_LANG); the zero Texts is Polish.
@@ -68,6 +63,11 @@ type Deps struct {
 	Audience     *Audience      // where the bot answers; nil: everywhere
 	QuietWindow  time.Duration  // a refusal goes once per sender and command per max(cooldown, this)
 	ChallengeURL string         // the REST API's rate-limit-challenge URL for this account, for the log
+
+	// The admins' !bot (admin.go).
+	Changes *Changes   // what admins changed in chat, over the registry's defaults; nil: none, kept nowhere
+	Admins  Admins     // who may use !bot (ADMINS); the zero Admins: nobody
+	Status  StatusInfo // what !bot status reports that the bot does not know itself
 }
 
 // Recorder counts failures for /metrics.
@@ -95,7 +95,8 @@ type Bot struct {
 	hashes *senderHashes
 	quiet  *quiet
 	state  stateHealth
-	// settings is d.Settings, never nil.
+	// settings are the cooldowns and scopes in force: the registry's
+	// defaults, d.Changes over them, d.Overrides over both.
 	settings *Settings
 	// intake is the bot's intake, set once by NewIntake before any frame
 	// runs: its queue, journal and last frame for !bot status.
@@ -111,8 +112,8 @@ func New(d Deps) *Bot {
 	if d.Now == nil {
 		d.Now = time.Now
 	}
-	if d.Settings == nil {
-		d.Settings = NewSettings(nil, nil)
+	if d.Overrides == nil {
+		d.Overrides = NewOverrides()
 	}
 	if d.Recorder == nil {
 		d.Recorder = noRecorder{}
@@ -123,7 +124,7 @@ func New(d Deps) *Bot {
 	}
 	d.Seen = nil // taken: the set is the filter now
 	return &Bot{d: d, tracer: d.Tracer.Tracer(telemetry.TracerName), recent: recent,
-		hashes: newSenderHashes(d.HashKey, 4096), quiet: newQuiet(), settings: d.Settings}
+		hashes: newSenderHashes(d.HashKey, 4096), quiet: newQuiet(), settings: NewSettings(d.Overrides, d.Changes)}
 }
 
 // Overrides is the bot's override set.

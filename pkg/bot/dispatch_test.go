@@ -137,7 +137,7 @@ func TestDispatch(t *testing.T) {
 		{
 			name: "an override in a group lifts the cooldown there only",
 			setup: func(t *testing.T, d *Deps) {
-				d.Settings.overrides.Set(rodzina, "wolno", time.Unix(testStartUnix, 0).Add(time.Hour))
+				d.Overrides.Set(rodzina, "wolno", time.Unix(testStartUnix, 0).Add(time.Hour))
 			},
 			steps: []step{
 				{msg: msg{from: alice, group: rodzina, text: "!wolno"}, want: want{outcome: telemetry.OutcomeServed, to: group, prefix: "powoli", command: "wolno"}},
@@ -419,7 +419,8 @@ func newHarness(t *testing.T, setup func(t *testing.T, d *Deps)) *harness {
 		api: &fakeSender{}, rec: &countingRecorder{}, spans: spans, tp: tp, store: st,
 		clock: &clock{t: time.Unix(testStartUnix, 0)}, logs: &syncBuffer{}, ts: 1_000, onStart: hook,
 	}
-	settings := NewSettings(nil, NewChanges(nil, map[string]string{"rodzina": rodzina}))
+	overrides, changes := NewOverrides(), NewChanges(nil, map[string]string{"rodzina": rodzina})
+	settings := NewSettings(overrides, changes)
 	picture := commands.Picture{DataURI: signalapi.DataURI("image/png", "kot.png", []byte("png")), MIME: "image/png", Filename: "kot.png", Bytes: 3, Width: 1, Height: 1}
 	// The tests use !pomoc and !ja back to back: without their default
 	// cooldowns, as COOLDOWNS=pomoc=0s,ja=0s sets them.
@@ -453,10 +454,10 @@ func newHarness(t *testing.T, setup func(t *testing.T, d *Deps)) *harness {
 		t.Fatal(err)
 	}
 	d := testDeps(t) // its gate: no budget, pauses of a minute to an hour
-	d.API, d.Registry, d.Settings, d.Store, d.Tracer, d.Recorder, d.Now = h.api, reg, settings, st, tp, h.rec, h.clock.now
+	d.API, d.Registry, d.Overrides, d.Store, d.Tracer, d.Recorder, d.Now = h.api, reg, overrides, st, tp, h.rec, h.clock.now
 	d.Log = slog.New(slog.NewTextHandler(h.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	d.Groups = NewGroups(map[string]string{"rodzina": rodzina}, nil)
-	d.HashKey = []byte("test key")
+	d.HashKey, d.Changes = []byte("test key"), changes
 	// Typing stays nil: the indicator has its own test (typing_test.go).
 	d.QuietWindow = testQuietMin
 	if setup != nil {

@@ -51,13 +51,13 @@ func testDeps(t testing.TB) Deps {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() }) // closing twice is harmless
-	settings := NewSettings(nil, nil)
-	reg, err := commands.NewRegistry(commands.Pomoc(settings))
+	overrides := NewOverrides()
+	reg, err := commands.NewRegistry(commands.Pomoc(NewSettings(overrides, nil)))
 	if err != nil {
 		t.Fatal(err)
 	}
 	return Deps{
-		API: testAPI(t, noServer, "+48500000000", nil), Registry: reg, Store: st, Settings: settings,
+		API: testAPI(t, noServer, "+48500000000", nil), Registry: reg, Store: st, Overrides: overrides,
 		Groups: NewGroups(nil, nil), Tracer: noop.NewTracerProvider(), Log: slog.New(slog.DiscardHandler),
 		Gate: outbound.New(outbound.Config{RateLimitPause: time.Minute, RateLimitPauseMax: time.Hour}),
 	}
