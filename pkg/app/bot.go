@@ -25,9 +25,10 @@ type botParts struct {
 	api      *signalapi.Client
 	safety   safety
 	pictures map[string]commands.PictureSource
-	base     http.RoundTripper // under the typing client
-	version  string            // for !bot status
-	up       func() bool       // connected to the REST API, for !bot status
+	base     http.RoundTripper   // under the typing client
+	commands []*commands.Command // Options.Commands: tests only
+	version  string              // for !bot status
+	up       func() bool         // connected to the REST API, for !bot status
 }
 
 // newBot builds the bot over p, with the commands' registry (buildRegistry)
@@ -40,7 +41,7 @@ func newBot(cfg config.Config, p botParts) (*bot.Bot, *bot.Intake, *commands.Reg
 	}
 	overrides := bot.NewOverrides()
 	settings := bot.NewSettings(overrides, changes) // what !pomoc and !ja show: what the bot's dispatch checks
-	reg, err := buildRegistry(cfg, p.safety.groups, settings, p.state.store, p.pictures)
+	reg, err := buildRegistry(cfg, p.safety.groups, settings, p.state.store, p.pictures, p.commands...)
 	if err != nil {
 		return nil, nil, nil, err
 	}

@@ -41,14 +41,16 @@ func commandList(cfg config.Config, settings *bot.Settings, st *store.Store, src
 }
 
 // buildRegistry makes the commands of commandList with their summaries in
-// REPLY_LANG and COOLDOWNS and SCOPES merged over their defaults. No
-// command may be named bot.AdminCommand, which the bot answers itself.
-func buildRegistry(cfg config.Config, groups bot.Groups, settings *bot.Settings, st *store.Store, srcs map[string]commands.PictureSource) (*commands.Registry, error) {
+// REPLY_LANG, and extra (Options.Commands, tests only, as they are), with
+// COOLDOWNS and SCOPES merged over their defaults. No command may be named
+// bot.AdminCommand, which the bot answers itself.
+func buildRegistry(cfg config.Config, groups bot.Groups, settings *bot.Settings, st *store.Store, srcs map[string]commands.PictureSource, extra ...*commands.Command) (*commands.Registry, error) {
 	cmds := commandList(cfg, settings, st, srcs)
 	texts := commands.TextsFor(cfg.Commands.ReplyLang)
 	for _, c := range cmds {
 		c.Summary = texts.Summary(c.Name) // in REPLY_LANG
 	}
+	cmds = append(cmds, extra...)
 	if err := applyOverrides(cmds, cfg.Commands, groups); err != nil {
 		return nil, err
 	}
