@@ -110,7 +110,7 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 		return nil, err
 	}
 	a.closers = append(a.closers, done)
-	p.api, p.pictures, p.commands = a.api, pics, o.Commands
+	p.api, p.pictures, p.commands, p.version, p.up = a.api, pics, o.Commands, o.Version, a.connected
 	var reg *commands.Registry
 	if a.bot, a.intake, reg, err = newBot(cfg, p); err != nil {
 		return nil, err

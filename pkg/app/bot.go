@@ -27,6 +27,8 @@ type botParts struct {
 	pictures map[string]commands.PictureSource
 	base     http.RoundTripper   // under the typing client
 	commands []*commands.Command // Options.Commands: tests only
+	version  string              // for !bot status
+	up       func() bool         // connected to the REST API, for !bot status
 }
 
 // reactor is what sends the bot's reactions, nil with REACTIONS=off: the
@@ -42,13 +44,23 @@ func reactor(cfg config.Config, api *signalapi.Client) bot.Reactor {
 // and the typing client (typer), and the intake in front of it; it has the
 // metrics observe the health figures. Nothing in it needs closing.
 func newBot(cfg config.Config, p botParts) (*bot.Bot, *bot.Intake, *commands.Registry, error) {
-	overrides := bot.NewOverrides()
-	reg, err := buildRegistry(cfg, p.safety.groups, overrides, p.state.store, p.pictures, p.commands...)
+	changes, err := bot.LoadChanges(p.state.store, p.safety.groups.Aliases(), p.log)
 	if err != nil {
 		return nil, nil, nil, err
 	}
+	overrides := bot.NewOverrides()
+	settings := bot.NewSettings(overrides, changes) // what !pomoc and !ja show: what the bot's dispatch checks
+	reg, err := buildRegistry(cfg, p.safety.groups, settings, p.state.store, p.pictures, p.commands...)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	admins, err := bot.ParseAdmins(cfg.Bot.Admins) // checked by config.Load: no error here
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("configuration: %w", err)
+	}
 	b := bot.New(bot.Deps{
 		API: p.api, Registry: reg, Store: p.state.store, Overrides: overrides, Groups: p.safety.groups, Tracer: p.tp, Log: p.log,
+		Changes: changes, Admins: admins, Status: bot.StatusInfo{Version: p.version, Started: time.Now(), ReceiveMode: cfg.Signal.ReceiveMode, Connected: p.up},
 		HashKey: p.state.hashKey, Recorder: p.metrics,
 		Gate: p.safety.gate, Audience: p.safety.audience, QuietWindow: cfg.Bot.QuietWindow,
 		QuoteReplies: bot.QuoteModeOf(cfg.Bot.QuoteReplies), Texts: commands.TextsFor(cfg.Commands.ReplyLang),

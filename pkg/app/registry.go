@@ -27,13 +27,14 @@ func resolveGroups(c config.Commands) (bot.Groups, error) {
 
 // commandList is every command, each with its own default cooldown and
 // scope: adding a command is one line here. !pomoc and !ja show the
-// cooldowns as overrides leave them, and srcs, from startPictures, serve the
+// cooldowns and scopes as the settings in force have them (the admins'
+// changes, the test overrides), and srcs, from startPictures, serve the
 // pictures of !cat and !kot.
-func commandList(cfg config.Config, overrides *bot.Overrides, st *store.Store, srcs map[string]commands.PictureSource) []*commands.Command {
+func commandList(cfg config.Config, settings *bot.Settings, st *store.Store, srcs map[string]commands.PictureSource) []*commands.Command {
 	timeout := cfg.Upstreams.Timeout
 	return []*commands.Command{
-		commands.Pomoc(overrides),
-		commands.Ja(bot.Tallies{Store: st}, overrides, cfg.Commands.JaShowName),
+		commands.Pomoc(settings),
+		commands.Ja(bot.Tallies{Store: st}, settings, cfg.Commands.JaShowName),
 		commands.Cat(srcs["cat"], timeout),
 		commands.Kot(srcs["kot"], timeout),
 	}
@@ -41,9 +42,10 @@ func commandList(cfg config.Config, overrides *bot.Overrides, st *store.Store, s
 
 // buildRegistry makes the commands of commandList with their summaries in
 // REPLY_LANG, and extra (Options.Commands, tests only, as they are), with
-// COOLDOWNS and SCOPES merged over their defaults.
-func buildRegistry(cfg config.Config, groups bot.Groups, overrides *bot.Overrides, st *store.Store, srcs map[string]commands.PictureSource, extra ...*commands.Command) (*commands.Registry, error) {
-	cmds := commandList(cfg, overrides, st, srcs)
+// COOLDOWNS and SCOPES merged over their defaults. No command may be named
+// bot.AdminCommand, which the bot answers itself.
+func buildRegistry(cfg config.Config, groups bot.Groups, settings *bot.Settings, st *store.Store, srcs map[string]commands.PictureSource, extra ...*commands.Command) (*commands.Registry, error) {
+	cmds := commandList(cfg, settings, st, srcs)
 	texts := commands.TextsFor(cfg.Commands.ReplyLang)
 	for _, c := range cmds {
 		c.Summary = texts.Summary(c.Name) // in REPLY_LANG
@@ -52,7 +54,14 @@ func buildRegistry(cfg config.Config, groups bot.Groups, overrides *bot.Override
 	if err := applyOverrides(cmds, cfg.Commands, groups); err != nil {
 		return nil, err
 	}
-	return commands.NewRegistry(cmds...)
+	reg, err := commands.NewRegistry(cmds...)
+	if err != nil {
+		return nil, err
+	}
+	if _, taken := reg.Resolve(bot.AdminCommand); taken {
+		return nil, fmt.Errorf("command name %q is the admins' !%s", bot.AdminCommand, bot.AdminCommand)
+	}
+	return reg, nil
 }
 
 // applyOverrides sets the cooldown of each command COOLDOWNS names and the

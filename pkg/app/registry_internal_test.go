@@ -29,7 +29,7 @@ func registryOf(t *testing.T, env map[string]string) (*commands.Registry, error)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return buildRegistry(cfg, groups, bot.NewOverrides(), nil, nil)
+	return buildRegistry(cfg, groups, bot.NewSettings(nil, nil), nil, nil)
 }
 
 // TestCooldownOverrides: each command's own cooldown is the default, and
@@ -139,6 +139,36 @@ func TestReadmeCommandsTable(t *testing.T) {
 	for name := range rows {
 		if !slices.Contains(names, name) {
 			t.Errorf("README's commands table lists !%s, which the registry does not have", name)
+		}
+	}
+}
+
+// The README's admin table lists every subcommand of !bot, and only those;
+// !bot itself is no row of the commands table (TestReadmeCommandsTable: it is
+// no command of the registry).
+func TestReadmeAdminTable(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, _ := strings.Cut(string(readme), "\n## Commands\n")
+	section, _, _ = strings.Cut(section, "\n## ")
+	listed := map[string]bool{}
+	for _, m := range regexp.MustCompile("(?m)^\\| `!bot ([a-z]+)").FindAllStringSubmatch(section, -1) {
+		listed[m[1]] = true
+	}
+	for _, m := range regexp.MustCompile("(?m)^\\| `!bot [a-z]+[^|]*`, `!bot ([a-z]+)").FindAllStringSubmatch(section, -1) {
+		listed[m[1]] = true
+	}
+	subs := bot.AdminSubcommands()
+	for _, sub := range subs {
+		if !listed[sub] {
+			t.Errorf("README's admin table has no row for !bot %s", sub)
+		}
+	}
+	for sub := range listed {
+		if !slices.Contains(subs, sub) {
+			t.Errorf("README's admin table lists !bot %s, which the bot does not have", sub)
 		}
 	}
 }

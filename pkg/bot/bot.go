@@ -75,6 +75,11 @@ type Deps struct {
 	Audience     *Audience      // where the bot answers; nil: everywhere
 	QuietWindow  time.Duration  // a refusal goes once per sender and command per max(cooldown, this)
 	ChallengeURL string         // the REST API's rate-limit-challenge URL for this account, for the log
+
+	// The admins' !bot (admin.go).
+	Changes *Changes   // what admins changed in chat, over the registry's defaults; nil: none, kept nowhere
+	Admins  Admins     // who may use !bot (ADMINS); the zero Admins: nobody
+	Status  StatusInfo // what !bot status reports that the bot does not know itself
 }
 
 // Recorder counts failures for /metrics.
@@ -106,6 +111,12 @@ type Bot struct {
 	hashes *senderHashes
 	quiet  *quiet
 	state  stateHealth
+	// settings are the cooldowns and scopes in force: the registry's
+	// defaults, d.Changes over them, d.Overrides over both.
+	settings *Settings
+	// intake is the bot's intake, set once by NewIntake before any frame
+	// runs: its queue, journal and last frame for !bot status.
+	intake *Intake
 	sends  sendHealth
 	// elsewhereLog logs commands from outside ANSWER_IN once a minute.
 	elsewhereLog outbound.LogEvery
@@ -134,13 +145,17 @@ func New(d Deps) *Bot {
 		d.TypingTicks = newTicker
 	}
 	b := &Bot{d: d, tracer: d.Tracer.Tracer(telemetry.TracerName), recent: recent,
-		hashes: newSenderHashes(d.HashKey, 4096), quiet: newQuiet(), pictures: newPictureSends(pictureSendsCap)}
+		hashes: newSenderHashes(d.HashKey, 4096), quiet: newQuiet(), pictures: newPictureSends(pictureSendsCap),
+		settings: NewSettings(d.Overrides, d.Changes)}
 	b.self.number = d.API.Number()
 	return b
 }
 
 // Overrides is the bot's override set.
-func (b *Bot) Overrides() *Overrides { return b.d.Overrides }
+func (b *Bot) Overrides() *Overrides { return b.settings.overrides }
+
+// Changes are the changes admins made in chat.
+func (b *Bot) Changes() *Changes { return b.settings.changes }
 
 // Registry returns the commands.
 func (b *Bot) Registry() *commands.Registry { return b.d.Registry }

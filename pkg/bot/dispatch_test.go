@@ -444,11 +444,12 @@ func newHarness(t *testing.T, setup func(t *testing.T, d *Deps)) *harness {
 		api: &fakeSender{}, rec: &countingRecorder{}, spans: spans, tp: tp, store: st,
 		clock: &clock{t: time.Unix(testStartUnix, 0)}, logs: &syncBuffer{}, ts: 1_000, onStart: hook,
 	}
-	overrides := NewOverrides()
+	overrides, changes := NewOverrides(), NewChanges(nil, map[string]string{"rodzina": rodzina})
+	settings := NewSettings(overrides, changes)
 	picture := commands.Picture{DataURI: signalapi.DataURI("image/png", "kot.png", []byte("png")), MIME: "image/png", Filename: "kot.png", Bytes: 3, Width: 1, Height: 1}
 	// The tests use !pomoc and !ja back to back: without their default
 	// cooldowns, as COOLDOWNS=pomoc=0s,ja=0s sets them.
-	pomoc, ja := commands.Pomoc(overrides), commands.Ja(Tallies{Store: st}, overrides, false)
+	pomoc, ja := commands.Pomoc(settings), commands.Ja(Tallies{Store: st}, settings, false)
 	pomoc.Cooldown, ja.Cooldown = 0, 0
 	reg, err := commands.NewRegistry(
 		pomoc,
@@ -481,7 +482,7 @@ func newHarness(t *testing.T, setup func(t *testing.T, d *Deps)) *harness {
 	d.API, d.Registry, d.Overrides, d.Store, d.Tracer, d.Recorder, d.Now = h.api, reg, overrides, st, tp, h.rec, h.clock.now
 	d.Log = slog.New(slog.NewTextHandler(h.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	d.Groups = NewGroups(map[string]string{"rodzina": rodzina}, nil)
-	d.HashKey = []byte("test key")
+	d.HashKey, d.Changes = []byte("test key"), changes
 	// Typing stays nil: the indicator has its own test (typing_test.go).
 	d.QuietWindow = testQuietMin
 	if setup != nil {

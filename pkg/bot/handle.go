@@ -109,9 +109,10 @@ func (b *Bot) Handle(ctx context.Context, s *pipeline.Slot, m *Message) {
 	root.SetAttributes(telemetry.AttrOutcome.String(outcome))
 }
 
-// dispatch skips what gets no reply, checks ANSWER_IN and duplicates, then
-// resolves and scopes the command and checks the cooldown. A nil work means
-// "no reply".
+// dispatch skips what gets no reply, hands !bot to admin, checks ANSWER_IN,
+// an admin's pause and duplicates, then resolves the command, checks whether
+// it is switched off, its scope and its cooldown as the settings in force
+// have them. A nil work means "no reply".
 func (b *Bot) dispatch(ctx context.Context, m *Message) *work {
 	ctx, span := b.tracer.Start(ctx, telemetry.SpanDispatch)
 	defer span.End()
@@ -119,9 +120,16 @@ func (b *Bot) dispatch(ctx context.Context, m *Message) *work {
 		return nil
 	}
 	in, name, args := m.In, m.Command, m.Args
+	if name == AdminCommand { // before ANSWER_IN: an admin is answered wherever ADMINS says
+		return b.admin(ctx, m)
+	}
 	if b.d.Audience != nil && !b.d.Audience.Allows(in) {
 		b.elsewhere(ctx, in)
 		return &work{outcome: telemetry.OutcomeElsewhere, silent: true}
+	}
+	if !b.settings.changes.PausedUntil(b.d.Now()).IsZero() { // !bot pauza: nothing but !bot
+		b.d.Recorder.FrameIgnored("paused")
+		return nil
 	}
 	if !b.recent.add(in.SenderKey(), in.Timestamp) {
 		b.d.Recorder.FrameSkipped(signalapi.SkipDuplicate.Label())
@@ -146,10 +154,13 @@ func (b *Bot) dispatch(ctx context.Context, m *Message) *work {
 		w.name, w.outcome = "unknown", telemetry.OutcomeUnknown
 		w.reply = &commands.Reply{Text: b.d.Texts.Unknown(name)}
 		return b.refusal(ctx, w, "", 0)
-	case !cmd.Scope.Allows(chat):
+	case b.settings.Off(cmd): // !bot off: as if it were not there, but without the hint
+		b.d.Recorder.FrameIgnored("off")
+		return nil
+	case !b.settings.Scope(cmd).Allows(chat):
 		w.name, w.outcome = cmd.Name, telemetry.OutcomeNotHere
 		w.reply = &commands.Reply{Text: b.d.Texts.NotHere(cmd.Name)}
-		return b.refusal(ctx, w, cmd.Name, cmd.Cooldown)
+		return b.refusal(ctx, w, cmd.Name, b.settings.Cooldown(chat, cmd, w.req.Now))
 	}
 	w.name, w.req.Command = cmd.Name, cmd
 	return b.use(ctx, span, w)
@@ -162,7 +173,7 @@ func (b *Bot) dispatch(ctx context.Context, m *Message) *work {
 // never refused: its user gets the reply again (docs/faults.md §9).
 func (b *Bot) use(ctx context.Context, span trace.Span, w *work) *work {
 	cmd, chat := w.req.Command, w.req.Chat
-	cooldown := b.d.Overrides.Cooldown(chat, cmd, w.req.Now)
+	cooldown := b.settings.Cooldown(chat, cmd, w.req.Now)
 	use, err := b.d.Store.Use(w.req.Sender, chat.Key(), cmd.Name, w.req.Now, cooldown, w.ref)
 	b.state.note(err, w.req.Now)
 	if err != nil {

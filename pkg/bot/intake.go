@@ -50,8 +50,10 @@ type frame struct {
 // journal of accepted frames (nil: none). Start it with Run; Close and Wait
 // stop it.
 func NewIntake(b *Bot, j *journal.Journal, cfg pipeline.Config) *Intake {
-	return &Intake{bot: b, journal: j, pipe: pipeline.New[*frame](cfg), tracer: b.tracer, log: b.d.Log, depth: cfg.QueueDepth,
+	in := &Intake{bot: b, journal: j, pipe: pipeline.New[*frame](cfg), tracer: b.tracer, log: b.d.Log, depth: cfg.QueueDepth,
 		heard: heard{since: b.d.Now()}}
+	b.intake = in
+	return in
 }
 
 var _ signalapi.Intake = (*Intake)(nil)

@@ -52,7 +52,7 @@ func testDeps(t testing.TB) Deps {
 	}
 	t.Cleanup(func() { st.Close() }) // closing twice is harmless
 	overrides := NewOverrides()
-	reg, err := commands.NewRegistry(commands.Pomoc(overrides))
+	reg, err := commands.NewRegistry(commands.Pomoc(NewSettings(overrides, nil)))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,8 +4,6 @@ import (
 	"sort"
 	"sync"
 	"time"
-
-	"signal-bot/pkg/commands"
 )
 
 // Override switches a command's cooldown off in one chat until it expires,
@@ -50,16 +48,6 @@ func (o *Overrides) Active(chat, command string, now time.Time) bool {
 		return false
 	}
 	return ok
-}
-
-// Cooldown is command c's cooldown in chat at now: configured, or zero while
-// an override is active there. It is what !pomoc and !ja show, and what
-// dispatch checks.
-func (o *Overrides) Cooldown(chat commands.Chat, c *commands.Command, now time.Time) time.Duration {
-	if chat.IsGroup() && o.Active(chat.GroupID, c.Name, now) {
-		return 0
-	}
-	return c.Cooldown
 }
 
 // List returns the unexpired overrides, dropping the expired ones.

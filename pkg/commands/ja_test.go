@@ -64,3 +64,6 @@ func (f fixedCooldown) Cooldown(Chat, *Command, time.Time) time.Duration { retur
 type configuredCooldown struct{}
 
 func (configuredCooldown) Cooldown(_ Chat, c *Command, _ time.Time) time.Duration { return c.Cooldown }
+
+// Allows is c's configured scope.
+func (configuredCooldown) Allows(chat Chat, c *Command) bool { return c.Scope.Allows(chat) }

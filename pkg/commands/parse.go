@@ -48,3 +48,7 @@ func truncate(s string, n int) string {
 	}
 	return s[:n]
 }
+
+// Truncate cuts s to at most n bytes without splitting a rune, for a text
+// an admin typed that a reply repeats.
+func Truncate(s string, n int) string { return truncate(s, n) }

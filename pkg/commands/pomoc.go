@@ -7,17 +7,21 @@ import (
 )
 
 // Pomoc is the help command: generated from the request's registry, listing
-// only what answers in the asking chat, with the cooldowns in effect there.
-func Pomoc(cooldowns Cooldowns) *Command {
+// only what answers in the asking chat now (settings: the scopes as changed,
+// without the commands switched off), with the cooldowns in effect there.
+func Pomoc(settings Settings) *Command {
 	return &Command{
 		Name: "pomoc", Aliases: []string{"help", "pomocy"}, Summary: Texts{}.Summary("pomoc"), Scope: Everywhere,
 		Cooldown: 10 * time.Second,
 		Run: func(_ context.Context, req Request) (Reply, error) {
 			var b strings.Builder
 			b.WriteString(req.Texts.Text(KeyHelpHeader))
-			for _, c := range req.Registry.Allowed(req.Chat) {
+			for _, c := range req.Registry.All() {
+				if !settings.Allows(req.Chat, c) {
+					continue
+				}
 				b.WriteString("\n!" + c.Name + " — " + c.Summary)
-				if cd := cooldowns.Cooldown(req.Chat, c, req.Now); cd > 0 {
+				if cd := settings.Cooldown(req.Chat, c, req.Now); cd > 0 {
 					b.WriteString(req.Texts.format(KeyHelpEvery, Seconds(cd)))
 				}
 			}
@@ -30,4 +34,15 @@ func Pomoc(cooldowns Cooldowns) *Command {
 // switched off by an override. The bot's override set is one.
 type Cooldowns interface {
 	Cooldown(chat Chat, c *Command, now time.Time) time.Duration
+}
+
+// Settings are the commands' cooldowns and scopes in force: each command's
+// default (its Cooldown and Scope, as the environment set them), a change an
+// admin made in chat over it, a test override over both. The bot's settings
+// are one.
+type Settings interface {
+	Cooldowns
+	// Allows tells whether c answers in chat now: its scope in force allows
+	// chat and c is not switched off.
+	Allows(chat Chat, c *Command) bool
 }

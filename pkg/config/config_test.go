@@ -128,6 +128,14 @@ func TestLoad(t *testing.T) {
 					t.Errorf("REACTIONS %q, TYPING_REFRESH %s, REPEAT_WINDOW %s; want on, 10s, 10m", c.Bot.Reactions, c.Bot.TypingRefresh, c.Bot.RepeatWindow)
 				}
 			}},
+		{name: "an admin of no known shape", env: map[string]string{"ADMINS": "+48123456789,ala"}, wantErr: "ADMINS"},
+		{name: "an admin listed twice", env: map[string]string{"ADMINS": "+48123456789,ala=+48123456789"}, wantErr: "ADMINS"},
+		{name: "admins by number and uuid", env: map[string]string{"ADMINS": "ala=+48123456789, 5e1c2a3b-0000-4000-8000-00000000000a"},
+			check: func(t *testing.T, c Config) {
+				if len(c.Bot.Admins) != 2 {
+					t.Errorf("ADMINS = %q; want two", c.Bot.Admins)
+				}
+			}},
 		{name: "commit interval", env: map[string]string{"STATE_COMMIT_INTERVAL": "0s"},
 			check: func(t *testing.T, c Config) {
 				if c.State.CommitInterval != 0 {

@@ -25,6 +25,10 @@ type Health struct {
 	TracesOpen    int      `json:"traces_open"`
 	TracesEvicted uint64   `json:"traces_evicted"`
 	Overrides     any      `json:"overrides"`
+	// Changes are what admins changed in chat (!bot) over the environment's
+	// defaults, until !bot reset: cooldowns, scopes (by group alias),
+	// commands switched off, a pause.
+	Changes bot.ChangeSet `json:"changes"`
 	// State is the state file's writer: uses not yet on disk, commits, failures.
 	State *store.WriterStats `json:"state,omitempty"`
 	// Journal is the journal of accepted frames: pending, replayed at start,
@@ -62,7 +66,7 @@ func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
 		QueueDepth: ps.Depth, QueueCapacity: ps.Capacity, Active: ps.Active, Limit: ps.Limit,
 		Accepted: ps.Accepted, Dropped: ps.Dropped,
 		TracesOpen: ts.Open, TracesEvicted: ts.Evicted,
-		Overrides: s.overrides(now),
+		Overrides: s.overrides(now), Changes: s.d.Bot.Changes().Set(now),
 	}
 	if s.d.State != nil {
 		st := s.d.State()

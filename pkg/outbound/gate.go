@@ -40,6 +40,7 @@ type Gate struct {
 	chats       map[string]*bucket
 	attach      *bucket
 	pausedUntil time.Time
+	last429     time.Time           // when the last 429 came; zero: none since start
 	streak      int                 // 429s in a row without a successful send between them
 	seenTokens  map[string]struct{} // challenge tokens already logged
 	shedLog     map[string]shedNote // chat → when its sheds were last logged, and how many since
@@ -154,6 +155,7 @@ func (g *Gate) PausedUntil(now time.Time) time.Time {
 func (g *Gate) RateLimited(now time.Time, retryAfter time.Duration, tokens []string) (until time.Time, fresh []string) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	g.last429 = now
 	switch {
 	case !now.Before(g.pausedUntil):
 		pause := retryAfter
@@ -177,6 +179,13 @@ func (g *Gate) RateLimited(now time.Time, retryAfter time.Duration, tokens []str
 		}
 	}
 	return g.pausedUntil, fresh
+}
+
+// Last429 is when the last 429 came, or the zero time if none has since start.
+func (g *Gate) Last429() time.Time {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.last429
 }
 
 // Sent notes a successful send: the next 429 starts the back-off from PauseMin again.

@@ -75,6 +75,9 @@ func TestBudgetOff(t *testing.T) {
 
 func TestRateLimitedPauses(t *testing.T) {
 	g := testGate() // pause 1 min doubled, at most 4 min; waits up to 2 s
+	if got := g.Last429(); !got.IsZero() {
+		t.Errorf("Last429 before any 429 = %v; want zero", got)
+	}
 	steps := []struct {
 		name       string
 		at         time.Duration
@@ -93,6 +96,9 @@ func TestRateLimitedPauses(t *testing.T) {
 		until, fresh := g.RateLimited(t0.Add(st.at), st.retryAfter, st.tokens)
 		if got := until.Sub(t0); got != st.wantPause || !slices.Equal(fresh, st.wantFresh) {
 			t.Errorf("%s: paused until +%v, fresh %q; want +%v, %q", st.name, got, fresh, st.wantPause, st.wantFresh)
+		}
+		if got := g.Last429(); !got.Equal(t0.Add(st.at)) {
+			t.Errorf("%s: Last429 = +%v; want +%v", st.name, got.Sub(t0), st.at)
 		}
 	}
 	end := t0.Add(10*time.Minute + 30*time.Second)

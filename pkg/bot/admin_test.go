@@ -1,0 +1,243 @@
+package bot
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"signal-bot/pkg/commands"
+	"signal-bot/pkg/signalapi"
+	"signal-bot/pkg/store"
+)
+
+func TestParseAdmin(t *testing.T) {
+	for _, tt := range []struct {
+		args     string
+		wantSub  string
+		wantRest []string
+	}{
+		{"", "", nil},
+		{"   ", "", nil},
+		{"status", "status", []string{}},
+		{"STATUS", "status", []string{}},
+		{"cooldown kot 1m", "cooldown", []string{"kot", "1m"}},
+		{"  cooldown   kot\t1m ", "cooldown", []string{"kot", "1m"}},
+		{"scope kot direct | rodzina", "scope", []string{"kot", "direct", "|", "rodzina"}},
+		{"pauza 30m", "pauza", []string{"30m"}},
+	} {
+		sub, rest := parseAdmin(tt.args)
+		if sub != tt.wantSub || !slices.Equal(rest, tt.wantRest) {
+			t.Errorf("parseAdmin(%q) = %q, %q; want %q, %q", tt.args, sub, rest, tt.wantSub, tt.wantRest)
+		}
+	}
+}
+
+func TestParseDuration(t *testing.T) {
+	for _, tt := range []struct {
+		in     string
+		max    time.Duration
+		want   time.Duration
+		wantOK bool
+	}{
+		{"1m", time.Hour, time.Minute, true},
+		{"90s", time.Hour, 90 * time.Second, true},
+		{"1h30m", 2 * time.Hour, 90 * time.Minute, true},
+		{"0", time.Hour, 0, true},
+		{"0s", time.Hour, 0, true},
+		{"1h", time.Hour, time.Hour, true},
+		{"61m", time.Hour, 0, false}, // over the limit
+		{"-1m", time.Hour, 0, false},
+		{"1", time.Hour, 0, false}, // no unit
+		{"minuta", time.Hour, 0, false},
+		{"", time.Hour, 0, false},
+	} {
+		got, ok := parseDuration(tt.in, tt.max)
+		if got != tt.want || ok != tt.wantOK {
+			t.Errorf("parseDuration(%q, %v) = %v, %v; want %v, %v", tt.in, tt.max, got, ok, tt.want, tt.wantOK)
+		}
+	}
+}
+
+func TestParseAdmins(t *testing.T) {
+	const uuid = "5E1C2A3B-0000-4000-8000-00000000000A"
+	a, err := ParseAdmins([]string{"+48123456789", "ala=" + uuid})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		in        signalapi.Incoming
+		wantAlias string
+		wantOK    bool
+	}{
+		{signalapi.Incoming{SenderNumber: "+48123456789"}, "", true},
+		{signalapi.Incoming{SenderUUID: strings.ToLower(uuid)}, "ala", true}, // a hidden number: by uuid
+		{signalapi.Incoming{SenderNumber: "+48999999999", SenderUUID: uuid}, "ala", true},
+		{signalapi.Incoming{SenderNumber: "+48123456780"}, "", false},
+		{signalapi.Incoming{}, "", false},
+	} {
+		alias, ok := a.Of(tt.in)
+		if alias != tt.wantAlias || ok != tt.wantOK {
+			t.Errorf("Of(%+v) = %q, %v; want %q, %v", tt.in, alias, ok, tt.wantAlias, tt.wantOK)
+		}
+	}
+	for _, bad := range [][]string{
+		{"48123456789"},                   // no +
+		{"+48 123 456 789"},               // spaces
+		{"+4812"},                         // too short
+		{"ala"},                           // neither
+		{"a b=+48123456789"},              // bad alias
+		{"+48123456789", "+48123456789"},  // twice
+		{uuid, strings.ToLower(uuid)},     // twice, by case
+		{"5e1c2a3b-0000-4000-8000-00000"}, // a cut uuid
+	} {
+		if _, err := ParseAdmins(bad); err == nil {
+			t.Errorf("ParseAdmins(%q) = nil error; want one", bad)
+		} else if strings.Contains(err.Error(), "123456789") {
+			t.Errorf("ParseAdmins(%q): the error %q prints the number", bad, err)
+		}
+	}
+	if a, err := ParseAdmins(nil); err != nil || a.Len() != 0 {
+		t.Errorf("ParseAdmins(nil) = %d admins, %v; want none, nil", a.Len(), err)
+	}
+}
+
+// The changes made in chat outlive the store: set, closed, reopened, loaded;
+// reset, reopened, loaded: none.
+func TestChangesKeptInTheStateFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state.db")
+	aliases := map[string]string{"rodzina": rodzina}
+	ctx := context.Background()
+	open := func() (*store.Store, *Changes) {
+		t.Helper()
+		st, err := store.Open(store.Config{Path: path, CommitInterval: time.Millisecond}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := LoadChanges(st, aliases, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st, c
+	}
+	st, c := open()
+	until := time.Unix(2_000_000_000, 0)
+	for _, err := range []error{
+		c.SetCooldown(ctx, "kot", time.Minute), c.SetScope(ctx, "cat", "direct|rodzina"),
+		c.SetOff(ctx, "ja", true), c.SetOff(ctx, "pomoc", true), c.SetOff(ctx, "pomoc", false), c.Pause(ctx, until),
+	} {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	st.Close()
+	st, c = open()
+	want := "cooldown kot=1m0s, scope cat=direct|rodzina, off ja"
+	if got := describeChanges(c.Set(time.Unix(0, 0))); got != want {
+		t.Errorf("after a restart: %q; want %q", got, want)
+	}
+	if s, ok := c.Scope("cat"); !ok || !s.Allows(commands.Chat{GroupID: rodzina}) || s.Allows(commands.Chat{GroupID: "other"}) {
+		t.Errorf("after a restart: the scope of cat = %+v, %v; want direct and rodzina", s, ok)
+	}
+	if got := c.PausedUntil(until.Add(-time.Second)); !got.Equal(until) {
+		t.Errorf("after a restart: paused until %v; want %v", got, until)
+	}
+	if err := c.Reset(ctx); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	st, c = open()
+	defer st.Close()
+	if s := c.Set(time.Unix(0, 0)); !s.Empty() {
+		t.Errorf("after a reset and a restart: %+v; want no changes", s)
+	}
+}
+
+// A scope set in chat names groups by alias only: an id would show in !bot
+// status and /healthz.
+func TestChangesScopeByAliasOnly(t *testing.T) {
+	c := NewChanges(nil, map[string]string{"rodzina": rodzina})
+	for spec, ok := range map[string]bool{
+		"direct": true, "*": true, "groups": true, "rodzina": true, "direct|rodzina": true, " direct | rodzina ": true,
+		"group." + rodzina: false, rodzina: false, "sąsiedzi": false, "": false,
+	} {
+		if _, err := c.ParseScope(spec); (err == nil) != ok {
+			t.Errorf("ParseScope(%q) = %v; want ok %v", spec, err, ok)
+		}
+	}
+}
+
+// !bot status stays under Signal's 2000 bytes with the most it can list:
+// many groups, a change to every command, every pause, both languages.
+func TestStatusUnder2000Bytes(t *testing.T) {
+	aliases := map[string]string{}
+	for i := range 40 {
+		aliases[fmt.Sprintf("grupa-z-dluga-nazwa-%02d", i)] = fmt.Sprintf("id%02d", i)
+	}
+	for _, lang := range commands.Languages() {
+		d := testDeps(t)
+		d.Groups = NewGroups(aliases, nil)
+		d.Changes = NewChanges(nil, aliases)
+		d.Status = StatusInfo{Version: strings.Repeat("v", 64), Started: time.Unix(0, 0), ReceiveMode: "websocket"}
+		b := New(d)
+		ctx := context.Background()
+		for _, name := range []string{"pomoc", "ja", "cat", "kot", strings.Repeat("x", commands.MaxNameRunes)} {
+			_ = b.Changes().SetCooldown(ctx, name, maxCooldown)
+			_ = b.Changes().SetScope(ctx, name, "direct|grupa-z-dluga-nazwa-00|grupa-z-dluga-nazwa-01")
+			_ = b.Changes().SetOff(ctx, name, true)
+		}
+		_ = b.Changes().Pause(ctx, time.Now().Add(time.Hour))
+		got := b.adminStatus(ctx, adminReq{now: time.Now(), texts: commands.TextsFor(lang)})
+		if len(got) >= 2000 {
+			t.Errorf("%s: !bot status of %d bytes; want < 2000:\n%s", lang, len(got), got)
+		}
+		if usage := b.runAdmin(ctx, "", adminReq{texts: commands.TextsFor(lang)}); len(usage) >= 2000 {
+			t.Errorf("%s: !bot's usage of %d bytes; want < 2000", lang, len(usage))
+		}
+	}
+}
+
+// What each !bot call answers, and what it changes: the table of
+// subcommands, their arguments and their refusals.
+func TestAdminReplies(t *testing.T) {
+	d := testDeps(t) // its registry: !pomoc (aliases help, pomocy), 10 s
+	d.Changes = NewChanges(nil, map[string]string{"rodzina": rodzina})
+	b := New(d)
+	ctx := context.Background()
+	now := time.Unix(1_700_000_000, 0).UTC()
+	for _, tt := range []struct {
+		args, want, wantChanges string
+	}{
+		{"", "Komendy administratora", ""},
+		{"nieznana", "!bot reset — ", ""},
+		{"cooldown pomoc", "!bot cooldown <komenda> <czas>", ""}, // too few arguments: the usage
+		{"cooldown help 1m", "!pomoc: co 1 min (środowisko: 10 s).", "cooldown pomoc=1m0s"},
+		{"COOLDOWN !pomocy 0s", "!pomoc: co 0 s (środowisko: 10 s).", "cooldown pomoc=0s"},
+		{"cooldown pomoc 25h", "Nie rozumiem czasu \"25h\"", "cooldown pomoc=0s"},
+		{"cooldown kot 1m", "Nie ma komendy !kot.", "cooldown pomoc=0s"},
+		{"scope pomoc direct | rodzina", "!pomoc działa teraz w: direct|rodzina.", "cooldown pomoc=0s, scope pomoc=direct|rodzina"},
+		{"scope pomoc sąsiedzi", "Zły zakres: ", "cooldown pomoc=0s, scope pomoc=direct|rodzina"},
+		{"off help", "!pomoc wyłączona.", "cooldown pomoc=0s, scope pomoc=direct|rodzina, off pomoc"},
+		{"on pomoc", "!pomoc włączona.", "cooldown pomoc=0s, scope pomoc=direct|rodzina"},
+		{"pauza 2h", "Pauza do 2023-11-15 00:13:20 UTC", "cooldown pomoc=0s, scope pomoc=direct|rodzina"},
+		{"pauza tydzień", "Nie rozumiem czasu", "cooldown pomoc=0s, scope pomoc=direct|rodzina"},
+		{"status", "pauza (!bot pauza) do ", "cooldown pomoc=0s, scope pomoc=direct|rodzina"},
+		{"pauza 0", "Koniec pauzy.", "cooldown pomoc=0s, scope pomoc=direct|rodzina"},
+		{"reset", "Zmiany z czatu usunięte", ""},
+	} {
+		sub, args := parseAdmin(tt.args)
+		got := b.runAdmin(ctx, sub, adminReq{args: args, admin: "ala", now: now, texts: commands.TextsFor("pl")})
+		if !strings.Contains(got, tt.want) {
+			t.Errorf("!bot %s = %q; want it to contain %q", tt.args, got, tt.want)
+		}
+		if got := describeChanges(b.Changes().Set(now)); got != tt.wantChanges {
+			t.Errorf("after !bot %s: changes %q; want %q", tt.args, got, tt.wantChanges)
+		}
+	}
+	if !b.Changes().PausedUntil(now).IsZero() {
+		t.Error("paused after !bot reset")
+	}
+}
