@@ -70,7 +70,7 @@ type Recorder interface {
 	CommandFailed(command string, err error)
 	SendFailed(err error)
 	ReplyShed(reason string)    // a reply not sent: budget, pause or quiet refusal
-	FrameIgnored(reason string) // a command from a chat outside ANSWER_IN
+	FrameIgnored(reason string) // a frame not taken or not answered: answer_in, duplicate, sender_too_long, frame_too_big
 	StateFailed(command string) // recording a use failed
 }
 

@@ -158,6 +158,7 @@ func TestDispatch(t *testing.T) {
 				{msg: msg{from: bob, text: "!pomoc", ts: 77}, want: want{outcome: telemetry.OutcomeServed, to: bob, prefix: "Komendy", command: "pomoc"}}, // another sender
 				{msg: msg{from: alice, text: "!pomoc", ts: 78}, want: want{outcome: telemetry.OutcomeServed, to: alice, prefix: "Komendy", command: "pomoc"}},
 			},
+			counts: map[string]int{"ignored/duplicate": 2}, // the two repeats, counted
 		},
 		{
 			name: "what is not a command gets nothing",

@@ -106,6 +106,7 @@ func (b *Bot) dispatch(ctx context.Context, m *Message) *work {
 		return &work{outcome: telemetry.OutcomeElsewhere, silent: true}
 	}
 	if !b.recent.add(in.SenderKey(), in.Timestamp) {
+		b.d.Recorder.FrameIgnored("duplicate")
 		b.d.Log.InfoContext(ctx, "duplicate frame skipped")
 		return nil
 	}

@@ -39,7 +39,7 @@ func (in *Intake) Replay(ctx context.Context, left []journal.Entry, maxAge time.
 			in.journal.Replayed()
 			replayed++
 		case errors.Is(err, pipeline.ErrSender), errors.Is(err, pipeline.ErrBytes),
-			errors.Is(err, signalapi.ErrNotReceive), errors.Is(err, signalapi.ErrBadLine):
+			errors.Is(err, signalapi.ErrNotReceive), errors.Is(err, signalapi.ErrBadLine), errors.Is(err, signalapi.ErrDeclined):
 			in.journal.Refused(e.ID)
 			refused++
 			in.log.Warn("journaled frame refused at intake on replay; dropped", "err", err)
@@ -67,6 +67,9 @@ func (in *Intake) replay(ctx context.Context, e journal.Entry) error {
 	key, m, err := in.bot.decode(e.Raw, via)
 	if err != nil {
 		return err
+	}
+	if reason := refuse(e.Raw, m); reason != "" {
+		return in.refused(ctx, reason, e.Raw, m, via)
 	}
 	for {
 		if ps := in.pipe.Stats(); ps.Depth < ps.Capacity {

@@ -47,6 +47,8 @@ type Deps struct {
 	Log       *slog.Logger
 	State     func() store.WriterStats // the state file's writer; nil: not reported
 	Journal   func() journal.Stats     // the journal of accepted frames; nil: not reported
+	// Webhook is the webhook's refusals; nil, or nil from it: not reported.
+	Webhook func() *signalapi.WebhookStats
 }
 
 // Server is the handler of the bot's endpoints.
