@@ -37,8 +37,9 @@ type Webhook struct {
 	reachable atomic.Bool
 	budget    readBudget
 
-	busy, denied       atomic.Int64      // POSTs refused: over the read budget; without the token
-	busyLog, deniedLog outbound.LogEvery // a line a minute each
+	busy, denied atomic.Int64         // POSTs refused: over the read budget; without the token
+	busyLog      outbound.LogEvery    // a line a minute
+	deniedLog    [2]outbound.LogEvery // a line a minute each: a missing token, a wrong one
 }
 
 // WebhookConfig is the webhook's part of the wiring's settings.
@@ -157,21 +158,21 @@ func (h *Webhook) authorized(w http.ResponseWriter, r *http.Request) bool {
 	if h.token == "" {
 		return true
 	}
-	status, msg := 0, ""
+	status, msg, which := 0, "", 0
 	got, ok := r.URL.Query()["token"]
 	switch {
 	case !ok || len(got) != 1:
 		status, msg = http.StatusUnauthorized, "missing ?token="
 	default:
 		if g := sha256.Sum256([]byte(got[0])); subtle.ConstantTimeCompare(g[:], h.sum[:]) != 1 {
-			status, msg = http.StatusForbidden, "wrong token"
+			status, msg, which = http.StatusForbidden, "wrong token", 1
 		}
 	}
 	if status == 0 {
 		return true
 	}
 	n := h.denied.Add(1)
-	if ok, held := h.deniedLog.Allow(time.Now(), time.Minute); ok {
+	if ok, held := h.deniedLog[which].Allow(time.Now(), time.Minute); ok {
 		h.log.WarnContext(r.Context(), "webhook POST refused: "+msg+" (RECEIVE_WEBHOOK_URL must carry ?token=<WEBHOOK_TOKEN>)",
 			"status", status, "refused_total", n, "more_since_last_line", held)
 	}

@@ -83,6 +83,8 @@ func TestWebhookStatuses(t *testing.T) {
 		{"wrong method", "GET", "/_webhook?token=s3cret", "", 405, 0},
 		{"not json", "POST", "/_webhook?token=s3cret", "!pomoc", 400, 0},
 		{"receive without params", "POST", "/_webhook?token=s3cret", `{"jsonrpc":"2.0","method":"receive"}`, 400, 0},
+		{"bare frame, no JSON-RPC line", "POST", "/_webhook?token=s3cret", `{"envelope":{"timestamp":1},"account":"+48500000001"}`, 400, 0},
+		{"jsonrpc 1.0", "POST", "/_webhook?token=s3cret", `{"jsonrpc":"1.0","method":"receive","params":{}}`, 400, 0},
 		{"too big", "POST", "/_webhook?token=s3cret", strings.Repeat(" ", signalapi.WebhookMaxBody+1), 413, 0},
 	}
 	for _, tt := range tests {
