@@ -52,8 +52,8 @@ type WebhookConfig struct {
 
 // WebhookStats are the POSTs the webhook refused before reading them.
 type WebhookStats struct {
-	Busy   int64 // answered 503: their bodies did not fit WEBHOOK_READ_BYTES then
-	Denied int64 // answered 401 or 403: no token, or a wrong one
+	Busy   int64 `json:"busy"`   // answered 503: their bodies did not fit WEBHOOK_READ_BYTES then
+	Denied int64 `json:"denied"` // answered 401 or 403: no token, or a wrong one
 }
 
 // NewWebhook returns the receiver handing its frames to in. It counts the
