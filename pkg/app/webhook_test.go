@@ -252,3 +252,30 @@ func TestBurstWebsocketLossMeasured(t *testing.T) {
 	t.Logf("websocket burst: %d frames offered, %d delivered, %d dropped busy, %d dropped without subscriber: %d lost (%.1f%%); %d answered in %v",
 		st.Offered, st.Delivered, st.DroppedBusy, st.DroppedNoSubscriber, lost, 100*float64(lost)/float64(st.Offered), len(sent), elapsed.Round(time.Millisecond))
 }
+
+// A frame the bot chose not to take (its sender already has SENDER_QUEUE
+// frames waiting) is answered 200 and counted, not 503: the REST API does
+// not retry, so a 503 would only add an error line per message to its log.
+// The drops are one log line.
+func TestWebhookDeclinedFramesAre200(t *testing.T) {
+	h := botest.New(t, sim.Config{Lossless: true, Latency: sim.Latency{Send: 300 * time.Millisecond}},
+		map[string]string{"SENDER_QUEUE": "1", "LIMIT": "1"})
+	h.StartWebhook()
+	const posts = 6
+	for i := range posts {
+		line := fmt.Sprintf(`{"jsonrpc":"2.0","method":"receive","params":{"envelope":{"source":%q,"sourceNumber":%q,"timestamp":%d,"dataMessage":{"timestamp":%d,"message":"!pomoc"}},"account":%q}}`,
+			alice, alice, 100+i, 100+i, h.Sim.Number())
+		if got := postWebhook(t, h, "", line); got != http.StatusOK {
+			t.Errorf("POST %d = %d; want 200", i, got)
+		}
+	}
+	m := h.Health()
+	dropped, _ := m["dropped_sender_queue"].(float64)
+	if dropped < 1 || m["dropped"] != m["dropped_sender_queue"] {
+		t.Errorf("/healthz %v; want the sender's excess frames dropped by SENDER_QUEUE, and nothing else", m)
+	}
+	h.WaitSent(posts - int(dropped))
+	if n := strings.Count(h.Logs.String(), "frame dropped"); n != 1 {
+		t.Errorf("%d lines for %v drops; want 1 (a line a minute)", n, dropped)
+	}
+}
