@@ -72,6 +72,7 @@ type Recorder interface {
 	ReplyShed(reason string)    // a reply not sent: budget, pause or quiet refusal
 	FrameIgnored(reason string) // a frame not taken or not answered: answer_in, duplicate, sender_too_long, frame_too_big
 	StateFailed(command string) // recording a use failed
+	Panicked(command string)    // a panic recovered; "background:<name>" for a loop
 }
 
 type noRecorder struct{}
@@ -81,6 +82,7 @@ func (noRecorder) SendFailed(error)            {}
 func (noRecorder) ReplyShed(string)            {}
 func (noRecorder) FrameIgnored(string)         {}
 func (noRecorder) StateFailed(string)          {}
+func (noRecorder) Panicked(string)             {}
 
 // Bot decides what each frame gets; its Intake takes them in.
 type Bot struct {
