@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"time"
 
-	"signal-bot/pkg/journal"
 	"signal-bot/pkg/pipeline"
 	"signal-bot/pkg/signalapi"
 )
@@ -87,6 +86,6 @@ func (in *Intake) sync(ctx context.Context, via signalapi.Via) {
 	if ok, held := in.syncLog.Allow(time.Now(), time.Minute); ok {
 		in.log.WarnContext(ctx, "webhook frame taken in memory, its journal entry not on disk: a crash now would lose it; written once the state file's commits succeed",
 			"err", err, "not_durable_total", in.journal.Stats().NotDurable, "more_since_last_line", held, "via", via.String(),
-			"timeout", errors.Is(err, context.DeadlineExceeded), "disk", errors.Is(err, journal.ErrNotDurable))
+			"timeout", errors.Is(err, context.DeadlineExceeded))
 	}
 }
