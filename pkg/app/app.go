@@ -120,11 +120,16 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 	if done, err = a.newServer(addr, passed, httpapi.Deps{
 		Pipeline: a.intake, OwnTime: own, Connected: a.connected, Bot: a.bot, Groups: a.groups, Registry: reg,
 		Account: cfg.Signal.Number, Log: a.log, Metrics: p.metrics.Handler(),
-		State: p.state.store.Stats, Journal: p.state.journal.Stats, Heard: a.intake.Heard,
+		State: p.state.store.Stats, Journal: p.state.journal.Stats, Heard: a.intake.Heard, Webhook: a.webhookStats,
 	}, t.base, o.Sandbox); err != nil {
 		return nil, err
 	}
 	a.closers = append(a.closers, done)
+	if a.hook != nil {
+		if err := p.metrics.ObserveWebhook(a.hook.Stats); err != nil {
+			return nil, fmt.Errorf("webhook metrics: %w", err)
+		}
+	}
 	return a, nil
 }
 

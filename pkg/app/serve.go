@@ -85,10 +85,20 @@ func (a *App) receiver(srv http.Handler, base http.RoundTripper, sandbox bool) h
 		return srv
 	}
 	a.probe = signalapi.New(a.cfg.Signal.Config, &http.Client{Transport: base})
-	a.hook = signalapi.NewWebhook(a.intake, a.cfg.Signal.WebhookToken, a.log)
+	a.hook = signalapi.NewWebhook(a.intake, signalapi.WebhookConfig{Token: a.cfg.Signal.WebhookToken, ReadBytes: a.cfg.Signal.WebhookReadBytes}, a.log)
 	h := httpapi.MountWebhook(a.cfg.Signal.WebhookPath, a.hook, srv)
 	a.log.Info("receiving by webhook: set RECEIVE_WEBHOOK_URL on the REST API", "path", a.cfg.Signal.WebhookPath)
 	return h
+}
+
+// webhookStats are the webhook's refusals for /healthz; nil in websocket
+// mode.
+func (a *App) webhookStats() *signalapi.WebhookStats {
+	if a.hook == nil {
+		return nil
+	}
+	s := a.hook.Stats()
+	return &s
 }
 
 // webhookProbe is how often webhook mode checks that the REST API answers.

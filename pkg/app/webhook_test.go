@@ -119,7 +119,8 @@ func TestWebhookAnswersBeforeHandling(t *testing.T) {
 	h.Sim.Close() // breaks the hung sends, so the bot's shutdown need not wait for SEND_TIMEOUT
 }
 
-// A body that is no JSON-RPC line is refused and logged; the bot goes on.
+// A body that is no JSON-RPC line (a bare frame too) is refused and logged;
+// a wrong token is refused, counted and logged once; the bot goes on.
 func TestWebhookBadRequests(t *testing.T) {
 	h := botest.New(t, sim.Config{}, map[string]string{"WEBHOOK_TOKEN": "hook-secret-of-at-least-32-characters"})
 	h.StartWebhook()
@@ -130,8 +131,11 @@ func TestWebhookBadRequests(t *testing.T) {
 		{"not json", "?token=hook-secret-of-at-least-32-characters", "!pomoc", 400},
 		{"no params", "?token=hook-secret-of-at-least-32-characters", `{"jsonrpc":"2.0","method":"receive"}`, 400},
 		{"params not a frame", "?token=hook-secret-of-at-least-32-characters", `{"jsonrpc":"2.0","method":"receive","params":"x"}`, 200}, // queued, then skipped like a bad websocket frame
+		{"bare frame, no JSON-RPC line", "?token=hook-secret-of-at-least-32-characters", `{"envelope":{"source":"+48500000001","sourceNumber":"+48500000001","timestamp":1,"dataMessage":{"timestamp":1,"message":"!pomoc"}},"account":"+48500000000"}`, 400},
 		{"no token", "", `{"jsonrpc":"2.0","method":"receive","params":{}}`, 401},
 		{"wrong token", "?token=nope", `{"jsonrpc":"2.0","method":"receive","params":{}}`, 403},
+		{"wrong token again", "?token=nope", `{"jsonrpc":"2.0","method":"receive","params":{}}`, 403},
+		{"wrong token a third time", "?token=nope", `{"jsonrpc":"2.0","method":"receive","params":{}}`, 403},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -140,8 +144,15 @@ func TestWebhookBadRequests(t *testing.T) {
 			}
 		})
 	}
-	if !strings.Contains(h.Logs.String(), "webhook body skipped") {
+	logs := h.Logs.String()
+	if !strings.Contains(logs, "webhook body skipped") {
 		t.Error("no log line for the skipped bodies")
+	}
+	if n := strings.Count(logs, "webhook POST refused: wrong token"); n != 1 || strings.Contains(logs, "token=nope") {
+		t.Errorf("%d lines for 3 wrong tokens; want 1, without the token:\n%s", n, logs)
+	}
+	if got := value(scrape(t, h), "signal_bot_webhook_refused_total", map[string]string{"reason": "token"}); got != 4 {
+		t.Errorf("signal_bot_webhook_refused_total{reason=token} = %v; want 4", got)
 	}
 	h.Say(alice, "", "!pomoc")
 	if s := h.WaitSent(1)[0]; s.Recipients[0] != alice {
@@ -240,4 +251,31 @@ func TestBurstWebsocketLossMeasured(t *testing.T) {
 	lost := st.Offered - st.Delivered
 	t.Logf("websocket burst: %d frames offered, %d delivered, %d dropped busy, %d dropped without subscriber: %d lost (%.1f%%); %d answered in %v",
 		st.Offered, st.Delivered, st.DroppedBusy, st.DroppedNoSubscriber, lost, 100*float64(lost)/float64(st.Offered), len(sent), elapsed.Round(time.Millisecond))
+}
+
+// A frame the bot chose not to take (its sender already has SENDER_QUEUE
+// frames waiting) is answered 200 and counted, not 503: the REST API does
+// not retry, so a 503 would only add an error line per message to its log.
+// The drops are one log line.
+func TestWebhookDeclinedFramesAre200(t *testing.T) {
+	h := botest.New(t, sim.Config{Lossless: true, Latency: sim.Latency{Send: 300 * time.Millisecond}},
+		map[string]string{"SENDER_QUEUE": "1", "LIMIT": "1"})
+	h.StartWebhook()
+	const posts = 6
+	for i := range posts {
+		line := fmt.Sprintf(`{"jsonrpc":"2.0","method":"receive","params":{"envelope":{"source":%q,"sourceNumber":%q,"timestamp":%d,"dataMessage":{"timestamp":%d,"message":"!pomoc"}},"account":%q}}`,
+			alice, alice, 100+i, 100+i, h.Sim.Number())
+		if got := postWebhook(t, h, "", line); got != http.StatusOK {
+			t.Errorf("POST %d = %d; want 200", i, got)
+		}
+	}
+	m := h.Health()
+	dropped, _ := m["dropped_sender_queue"].(float64)
+	if dropped < 1 || m["dropped"] != m["dropped_sender_queue"] {
+		t.Errorf("/healthz %v; want the sender's excess frames dropped by SENDER_QUEUE, and nothing else", m)
+	}
+	h.WaitSent(posts - int(dropped))
+	if n := strings.Count(h.Logs.String(), "frame dropped"); n != 1 {
+		t.Errorf("%d lines for %v drops; want 1 (a line a minute)", n, dropped)
+	}
 }

@@ -87,7 +87,7 @@ type Recorder interface {
 	CommandFailed(command string, err error)
 	SendFailed(err error)
 	ReplyShed(reason string)    // a reply not sent: budget, pause or quiet refusal
-	FrameIgnored(reason string) // a command from a chat outside ANSWER_IN
+	FrameIgnored(reason string) // a frame not taken or not answered: answer_in, not_admin, admin_in_group, off, paused, sender_too_long, frame_too_big
 	FrameSkipped(reason string) // a frame that gets no reply, by signalapi.Skip's Label
 	StateFailed(command string) // recording a use failed
 	Panicked(command string)    // a panic recovered; "background:<name>" for a loop

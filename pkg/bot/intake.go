@@ -25,14 +25,16 @@ import (
 // the sender's turn (spans queue and sender.turn), has the bot answer and
 // forgets the journal entry. It is safe for concurrent use.
 type Intake struct {
-	bot     *Bot
-	journal *journal.Journal // nil: no journal
-	pipe    *pipeline.Pipeline[*frame]
-	tracer  trace.Tracer
-	log     *slog.Logger
-	depth   int               // QUEUE_DEPTH, for the drop log
-	dropLog outbound.LogEvery // websocket drops: a line a minute
-	heard   heard             // the last frame read from the REST API
+	bot       *Bot
+	journal   *journal.Journal // nil: no journal
+	pipe      *pipeline.Pipeline[*frame]
+	tracer    trace.Tracer
+	log       *slog.Logger
+	depth     int               // QUEUE_DEPTH, for the drop log
+	dropLog   outbound.LogEvery // drops: a line a minute
+	refuseLog outbound.LogEvery // frames over a bound: a line a minute
+	syncLog   outbound.LogEvery // webhook frames taken in memory: a line a minute
+	heard     heard             // the last frame read from the REST API
 }
 
 // frame is one accepted frame on its way through the scheduler.
@@ -61,7 +63,10 @@ var _ signalapi.Intake = (*Intake)(nil)
 // Offer takes one raw frame (signalapi.Intake). It never waits for a slot;
 // with signalapi.ViaWebhook it waits until the frame's journal entry is on
 // disk (Journal.Sync: the state writer commits at once, one fsync shared by
-// the POSTs that come together), so the REST API's 200 means taken.
+// the POSTs that come together), so the REST API's 200 means taken, or
+// until WEBHOOK_SYNC_WAIT passes: then the frame is taken in memory
+// (counted, /healthz degraded). A frame over a bound of the bot (refuse)
+// is refused before it reaches the store, as signalapi.ErrDeclined.
 func (in *Intake) Offer(ctx context.Context, raw []byte, readAt time.Time, via signalapi.Via) (trace.TraceID, error) {
 	key, m, err := in.bot.decode(raw, via)
 	if err != nil { // a webhook line that carries no frame: nothing to answer, no trace
@@ -70,20 +75,16 @@ func (in *Intake) Offer(ctx context.Context, raw []byte, readAt time.Time, via s
 	if via != signalapi.ViaSelftest {
 		in.heard.note(readAt)
 	}
+	if reason := refuse(raw, m); reason != "" {
+		return trace.TraceID{}, in.refused(ctx, reason, raw, m, via)
+	}
 	e := journal.Entry{ReadAt: readAt, Synthetic: via == signalapi.ViaSelftest, Line: via == signalapi.ViaWebhook, Raw: raw}
 	f, err := in.push(key, m, e, false)
 	if err != nil {
 		in.dropped(ctx, err, via)
-		return f.root.SpanContext().TraceID(), err
+		return f.root.SpanContext().TraceID(), declined(err)
 	}
-	if via == signalapi.ViaWebhook && in.journal != nil {
-		// The frame is queued and will run either way; the REST API does not
-		// retry a failed POST, so a 200 is still the right answer, only the
-		// journal's promise is off for this frame.
-		if err := in.journal.Sync(ctx); err != nil {
-			in.log.WarnContext(ctx, "frame accepted but not yet on disk: a crash now would lose it", "err", err, "via", via.String())
-		}
-	}
+	in.sync(ctx, via)
 	return f.root.SpanContext().TraceID(), nil
 }
 
@@ -113,20 +114,6 @@ func (in *Intake) push(key string, m *Message, e journal.Entry, replayed bool) (
 		f.journal = in.journal.Add(e)
 	}
 	return f, nil
-}
-
-// dropped logs a frame the scheduler refused: from the websocket a line a
-// minute with the count (a flood drops thousands), from the webhook each one
-// (the REST API logs it too). /_selftest tells its caller.
-func (in *Intake) dropped(ctx context.Context, err error, via signalapi.Via) {
-	switch via {
-	case signalapi.ViaWebhook:
-		in.log.WarnContext(ctx, "frame dropped", "err", err, "dropped_total", in.pipe.Stats().Dropped, "via", via.String())
-	case signalapi.ViaWebsocket:
-		if ok, held := in.dropLog.Allow(time.Now(), time.Minute); ok {
-			in.log.WarnContext(ctx, "frame dropped", "err", err, "dropped_total", in.pipe.Stats().Dropped, "queue_depth", in.depth, "more_since_last_line", held)
-		}
-	}
 }
 
 // run is the frame's task (the scheduler's fn): it waits for the sender's

@@ -43,7 +43,7 @@ func (in *Intake) Replay(ctx context.Context, left []journal.Entry, maxAge time.
 			in.journal.Replayed()
 			n.replayed++
 		case errors.Is(err, pipeline.ErrSender), errors.Is(err, pipeline.ErrBytes),
-			errors.Is(err, signalapi.ErrNotReceive), errors.Is(err, signalapi.ErrBadLine):
+			errors.Is(err, signalapi.ErrNotReceive), errors.Is(err, signalapi.ErrBadLine), errors.Is(err, signalapi.ErrDeclined):
 			in.journal.Refused(e.ID)
 			n.refused++
 			in.log.Warn("journaled frame refused at intake on replay; dropped", "err", err)
@@ -101,6 +101,9 @@ func (in *Intake) replay(ctx context.Context, e journal.Entry) error {
 	key, m, err := in.bot.decode(e.Raw, entryVia(e))
 	if err != nil {
 		return err
+	}
+	if reason := refuse(e.Raw, m); reason != "" {
+		return in.refused(ctx, reason, e.Raw, m, entryVia(e))
 	}
 	if m != nil {
 		m.replayed = true

@@ -31,6 +31,9 @@ type Signal struct {
 	ReceiveMode  string `env:"RECEIVE_MODE, default=websocket" help:"websocket (GET /v1/receive, loses bursts) or webhook (the REST API's RECEIVE_WEBHOOK_URL POSTs to WEBHOOK_PATH)"`
 	WebhookPath  string `env:"WEBHOOK_PATH, default=/_webhook" help:"path on HTTP_ADDR that takes the REST API's webhook POSTs (RECEIVE_MODE=webhook)"`
 	WebhookToken string `env:"WEBHOOK_TOKEN" help:"secret the webhook URL carries as ?token=…; required with RECEIVE_MODE=webhook when HTTP_ADDR is not loopback"`
+	// WebhookReadBytes is the webhook's one budget in bytes for the bodies
+	// it reads and decodes at once (signalapi.WebhookConfig.ReadBytes).
+	WebhookReadBytes int64 `env:"WEBHOOK_READ_BYTES, default=16777216" help:"bytes of webhook bodies read and decoded at once (a POST reserves its Content-Length); a POST that does not fit is answered 503 at once, unread; at least 4 MiB (one body)"`
 }
 
 // The values of RECEIVE_MODE.
@@ -64,6 +67,9 @@ func (s Signal) Validate() error {
 		errs = append(errs, fmt.Errorf("RECEIVE_MODE must be %s or %s, got %q", ReceiveWebsocket, ReceiveWebhook, s.ReceiveMode))
 	case s.ReceiveMode == ReceiveWebhook && s.BaseURL == "":
 		errs = append(errs, errors.New("RECEIVE_MODE=webhook needs SIGNAL_API_URL (the sandbox delivers over the websocket)"))
+	}
+	if s.WebhookReadBytes < signalapi.WebhookMaxBody || s.WebhookReadBytes > 1<<30 {
+		errs = append(errs, fmt.Errorf("WEBHOOK_READ_BYTES must be %d (one body of the most a POST may carry) to %d, got %d", signalapi.WebhookMaxBody, 1<<30, s.WebhookReadBytes))
 	}
 	return errors.Join(append(errs, httpapi.CheckWebhookPath(s.WebhookPath))...)
 }

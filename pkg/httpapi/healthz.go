@@ -7,6 +7,7 @@ import (
 
 	"signal-bot/pkg/bot"
 	"signal-bot/pkg/journal"
+	"signal-bot/pkg/signalapi"
 	"signal-bot/pkg/store"
 )
 
@@ -35,6 +36,8 @@ type Health struct {
 	// dropped as too old, refused at intake on replay, run unjournaled
 	// because it was full.
 	Journal *journal.Stats `json:"journal,omitempty"`
+	// Webhook is the POSTs the webhook refused unread (webhook mode only).
+	Webhook *signalapi.WebhookStats `json:"webhook,omitempty"`
 
 	// LastFrameAt is the read time of the last frame from the REST API (any
 	// frame, receipts too); null while none has come since start.
@@ -76,6 +79,9 @@ func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
 		js := s.d.Journal()
 		h.Journal = &js
 	}
+	if s.d.Webhook != nil {
+		h.Webhook = s.d.Webhook()
+	}
 	h.DroppedSender, h.DroppedBytes, h.HeldBytes = ps.DroppedSender, ps.DroppedBytes, ps.HeldBytes
 	h.SendBudget = s.sendBudget(now)
 	if until := s.d.Bot.Gate().PausedUntil(now); !until.IsZero() {
@@ -100,7 +106,8 @@ func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
 }
 
 // degraded lists why h is not ok: no link to the REST API, a failing state
-// file, sends failing, or sends paused after a 429.
+// file, webhook frames taken in memory and not yet on disk, sends failing,
+// or sends paused after a 429.
 func degraded(h *Health) []string {
 	out := []string{}
 	if !h.Connected {
@@ -108,6 +115,10 @@ func degraded(h *Health) []string {
 	}
 	if h.StateFailing {
 		out = append(out, "state file: recording or committing uses fails")
+	}
+	if j := h.Journal; j != nil && j.Behind > 0 && j.BehindSince != nil {
+		out = append(out, fmt.Sprintf("webhook frames taken in memory, not on disk: %d since %s (their journal entries wait for a commit that succeeds; a crash now loses them)",
+			j.Behind, j.BehindSince.UTC().Format(time.RFC3339)))
 	}
 	if h.Send.Failing {
 		out = append(out, fmt.Sprintf("sends failing: the last %d failed, since %s; the last with: %s",

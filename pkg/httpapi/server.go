@@ -50,6 +50,8 @@ type Deps struct {
 	Journal   func() journal.Stats     // the journal of accepted frames; nil: not reported
 	Heard     func() bot.Heard         // the last frame from the REST API; nil: not reported
 	Now       func() time.Time         // nil: time.Now
+	// Webhook is the webhook's refusals; nil, or nil from it: not reported.
+	Webhook func() *signalapi.WebhookStats
 }
 
 // Server is the handler of the bot's endpoints.

@@ -12,6 +12,10 @@ type Config struct {
 	// MaxFrames is how many frames may be pending at once; 0: no journal.
 	MaxFrames int   `env:"JOURNAL_MAX_FRAMES, default=5000" help:"accepted frames kept in STATE_PATH until their outcome is final, replayed after a crash; 0: no journal"`
 	MaxBytes  int64 `env:"JOURNAL_MAX_BYTES, default=67108864" help:"bytes of journaled frames; a frame past either bound runs unjournaled and is counted"`
+	// SyncWait bounds a webhook POST's wait for its frame's entry on disk
+	// (Sync); past it the frame is taken in memory and answered. 0 (never
+	// from the environment): no bound but the request's context.
+	SyncWait time.Duration `env:"WEBHOOK_SYNC_WAIT, default=1s" help:"webhook mode: how long a POST waits for its frame's journal entry on disk before it is answered 200 all the same (taken in memory, counted, /healthz degraded until it is written)"`
 	// ReplayMaxAge is read by the replay at start, not by the journal.
 	ReplayMaxAge time.Duration `env:"REPLAY_MAX_AGE, default=10m" help:"at start, journaled frames older than this are dropped (logged, counted) instead of answered"`
 	// ReplayMaxAttempts bounds the replays of one entry (Journal.Attempt);
@@ -34,6 +38,9 @@ func (c Config) Validate() error {
 	}
 	if c.MaxFrames > 0 && c.MaxBytes < 1 {
 		errs = append(errs, fmt.Errorf("JOURNAL_MAX_BYTES must be at least 1 with the journal on, got %d", c.MaxBytes))
+	}
+	if c.SyncWait <= 0 || c.SyncWait > time.Minute {
+		errs = append(errs, fmt.Errorf("WEBHOOK_SYNC_WAIT must be above 0 and at most 1m, got %v", c.SyncWait))
 	}
 	if c.ReplayMaxAttempts < 1 || c.ReplayMaxAttempts > 255 {
 		errs = append(errs, fmt.Errorf("REPLAY_MAX_ATTEMPTS must be 1 to 255, got %d", c.ReplayMaxAttempts))

@@ -19,8 +19,6 @@
 package journal
 
 import (
-	"context"
-	"fmt"
 	"sync"
 	"time"
 
@@ -64,14 +62,27 @@ type Entry struct {
 
 // Stats are the journal's figures for /healthz and /metrics.
 type Stats struct {
-	Pending   int   `json:"pending"`     // accepted, outcome not final
-	Replayed  int64 `json:"replayed"`    // run again at this start
-	TooOld    int64 `json:"dropped_old"` // left by the last process, older than REPLAY_MAX_AGE
-	Full      int64 `json:"full"`        // accepted while the journal was full: run unjournaled
-	Refused   int64 `json:"refused"`     // left by the last process, refused at intake on replay (SENDER_QUEUE, QUEUE_BYTES)
-	Poison    int64 `json:"poison"`      // left by the last process, replayed REPLAY_MAX_ATTEMPTS times already: dropped
-	Bytes     int64 `json:"bytes"`       // bytes pending
-	MaxFrames int   `json:"max_frames"`
+	Pending  int   `json:"pending"`     // accepted, outcome not final
+	Replayed int64 `json:"replayed"`    // run again at this start
+	TooOld   int64 `json:"dropped_old"` // left by the last process, older than REPLAY_MAX_AGE
+	Full     int64 `json:"full"`        // accepted while the journal was full: run unjournaled
+	Refused  int64 `json:"refused"`     // left by the last process, refused at intake on replay (SENDER_QUEUE, QUEUE_BYTES)
+	Poison   int64 `json:"poison"`      // left by the last process, replayed REPLAY_MAX_ATTEMPTS times already: dropped
+	// Unwritable are accepted frames whose entry the state file cannot take
+	// (store.CheckPut refuses it) or that came while it was closing: run
+	// unjournaled.
+	Unwritable int64 `json:"unwritable"`
+	// NotDurable are webhook frames answered 200 before their entry was on
+	// disk (Sync: WEBHOOK_SYNC_WAIT passed, or earlier ones still not on
+	// disk): taken in memory, outside the crash guarantee.
+	NotDurable int64 `json:"not_durable"`
+	// Behind is how many of them wait for a commit that succeeds now, since
+	// BehindSince; 0 once every one is on disk. /healthz is degraded while
+	// it is not.
+	Behind      int64      `json:"not_durable_pending"`
+	BehindSince *time.Time `json:"not_durable_since,omitempty"`
+	Bytes       int64      `json:"bytes"` // bytes pending
+	MaxFrames   int        `json:"max_frames"`
 }
 
 // Journal is safe for concurrent use.
@@ -84,6 +95,7 @@ type Journal struct {
 	pending map[uint64]pending
 	seen    int // Seen records in the file once the queued records are committed
 	stats   Stats
+	behind  uint64 // the writer's ticket of the last frame taken in memory (Sync); 0: none
 }
 
 // pending is what the journal keeps in memory of a frame not finished.
@@ -96,7 +108,8 @@ type pending struct {
 func (j *Journal) Enabled() bool { return j != nil && j.cfg.MaxFrames > 0 }
 
 // Add journals e, a frame just accepted (e.ID is ignored), and returns its
-// id, or 0 when the journal is off or full (counted): the frame then runs
+// id, or 0 when the journal is off or full, or the entry is one the state
+// file cannot take or comes as it closes (each counted): the frame then runs
 // unjournaled. It never waits for the disk. e.Seen is the frame's duplicate
 // filter key, written to the file when the frame is finished; zero: none.
 func (j *Journal) Add(e Entry) uint64 {
@@ -110,14 +123,21 @@ func (j *Journal) Add(e Entry) uint64 {
 		j.mu.Unlock()
 		return 0
 	}
+	value := encode(e)
+	if err := (put{value: value}).Check(); err != nil {
+		j.stats.Unwritable++
+		j.mu.Unlock()
+		return 0
+	}
 	id := j.next
 	j.next++
 	j.pending[id] = pending{size: size, seen: e.Seen}
 	j.stats.Bytes += size
 	j.stats.Pending = len(j.pending)
 	// Queued under the lock, so the writer gets puts in id order.
-	_, err := j.w.Add(put{id: id, value: encode(e)})
+	_, err := j.w.Add(put{id: id, value: value})
 	if err != nil { // the file is closing: the frame runs, unjournaled
+		j.stats.Unwritable++
 		delete(j.pending, id)
 		j.stats.Bytes -= size
 		j.stats.Pending = len(j.pending)
@@ -126,21 +146,6 @@ func (j *Journal) Add(e Entry) uint64 {
 	}
 	j.mu.Unlock()
 	return id
-}
-
-// Sync waits until every frame journaled so far is on disk, having the state
-// writer commit now rather than at the end of its window (store.Writer.Flush).
-// The webhook calls it before it answers 200, so a frame the REST API was told
-// is taken survives a kill -9 right after. With the journal off it returns at
-// once.
-func (j *Journal) Sync(ctx context.Context) error {
-	if !j.Enabled() {
-		return nil
-	}
-	if err := j.w.Flush(ctx, j.w.Last()); err != nil {
-		return fmt.Errorf("journal: %w", err)
-	}
-	return nil
 }
 
 // Finish forgets the frame of id: its outcome is final. The entry's removal
@@ -183,6 +188,10 @@ func (j *Journal) forget(id uint64, seen bool, count *int64) {
 
 // Stats reports the journal now.
 func (j *Journal) Stats() Stats {
+	if j == nil {
+		return Stats{}
+	}
+	j.caughtUp()
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	return j.stats

@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 
 	bolt "go.etcd.io/bbolt"
+
+	"signal-bot/pkg/store"
 )
 
 // put and finish are the journal's records for the store's writer: a new
@@ -12,6 +14,10 @@ type put struct {
 	id    uint64
 	value []byte
 }
+
+// Check says whether the state file takes the entry (store.Checker): its key
+// is 8 bytes, so only a value over bbolt's limit is refused.
+func (p put) Check() error { return store.CheckPut("journal entry", make([]byte, 8), len(p.value)) }
 
 func (p put) Commit(tx *bolt.Tx) error {
 	b, err := tx.CreateBucketIfNotExists(bucket)

@@ -12,11 +12,15 @@ type JournalStats struct {
 	Pending                int
 	Replayed, TooOld, Full int64
 	Refused, Poison        int64
+	Unwritable, NotDurable int64
+	Behind                 int64
 }
 
 // ObserveJournal exports the journal of accepted frames: frames pending,
 // replayed at this start, dropped as older than REPLAY_MAX_AGE, refused at
-// intake on replay, dropped as poison, and run unjournaled because the journal was full.
+// intake on replay, dropped as poison, run unjournaled because the journal
+// was full or the entry unwritable, and webhook frames taken in memory (not
+// durable).
 func (m *Metrics) ObserveJournal(src func() JournalStats) error {
 	meter := m.provider.Meter("signal-bot")
 	var errs []error
@@ -32,11 +36,20 @@ func (m *Metrics) ObserveJournal(src func() JournalStats) error {
 	errs = append(errs, err)
 	full, err := meter.Int64ObservableCounter("signal_bot_journal_full", metric.WithDescription("Accepted frames run without a journal entry because the journal was full."))
 	errs = append(errs, err)
+	unwritable, err := meter.Int64ObservableCounter("signal_bot_journal_unwritable", metric.WithDescription("Accepted frames run without a journal entry because the state file cannot take it (over bbolt's value limit) or was closing."))
+	errs = append(errs, err)
+	notDurable, err := meter.Int64ObservableCounter("signal_bot_journal_not_durable", metric.WithDescription("Webhook frames answered 200 before their journal entry was on disk (WEBHOOK_SYNC_WAIT passed, or the state file's commits fail): taken in memory, outside the crash guarantee."))
+	errs = append(errs, err)
+	behind, err := meter.Int64ObservableGauge("signal_bot_journal_not_durable_pending", metric.WithDescription("Of those, the frames whose entry is still not on disk; /healthz is degraded while it is above 0."))
+	errs = append(errs, err)
 	if err := errors.Join(errs...); err != nil {
 		return err
 	}
 	_, err = meter.RegisterCallback(func(_ context.Context, o metric.Observer) error {
 		s := src()
+		o.ObserveInt64(unwritable, s.Unwritable)
+		o.ObserveInt64(notDurable, s.NotDurable)
+		o.ObserveInt64(behind, s.Behind)
 		o.ObserveInt64(pending, int64(s.Pending))
 		o.ObserveInt64(replayed, s.Replayed)
 		o.ObserveInt64(old, s.TooOld)
@@ -44,6 +57,6 @@ func (m *Metrics) ObserveJournal(src func() JournalStats) error {
 		o.ObserveInt64(refused, s.Refused)
 		o.ObserveInt64(poison, s.Poison)
 		return nil
-	}, pending, replayed, old, full, refused, poison)
+	}, pending, replayed, old, full, refused, poison, unwritable, notDurable, behind)
 	return err
 }

@@ -165,7 +165,7 @@ func (m *Metrics) ReplyShed(reason string) {
 	m.shed.Add(context.Background(), 1, metric.WithAttributes(attribute.String("reason", reason)))
 }
 
-// FrameIgnored counts a command from a chat outside ANSWER_IN.
+// FrameIgnored counts a frame the bot chose not to take or answer, by reason.
 func (m *Metrics) FrameIgnored(reason string) {
 	m.ignored.Add(context.Background(), 1, metric.WithAttributes(attribute.String("reason", reason)))
 }

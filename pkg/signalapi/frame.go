@@ -116,9 +116,10 @@ var (
 // rpcLine is a JSON-RPC line as the REST API's webhook POSTs it, decoded in
 // one pass, its params straight into a Frame.
 type rpcLine struct {
-	Method string `json:"method"`
-	Params *Frame `json:"params"`
-	Error  *struct {
+	Version string `json:"jsonrpc"`
+	Method  string `json:"method"`
+	Params  *Frame `json:"params"`
+	Error   *struct {
 		Code    int    `json:"code"`
 		Message string `json:"message"`
 	} `json:"error"`
@@ -140,6 +141,9 @@ func DecodeLine(raw []byte) (Frame, error) {
 		return Frame{}, fmt.Errorf("decode frame: %w", err)
 	default:
 		return Frame{}, fmt.Errorf("%w: %w", ErrBadLine, err)
+	}
+	if l.Version != "2.0" { // a bare {"envelope":…}, or any other JSON
+		return Frame{}, fmt.Errorf("%w: no \"jsonrpc\":\"2.0\"", ErrBadLine)
 	}
 	if l.Method != "receive" {
 		return Frame{}, ErrNotReceive

@@ -2,6 +2,7 @@ package signalapi
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"go.opentelemetry.io/otel/trace"
@@ -16,11 +17,19 @@ type Intake interface {
 	// the trace of the frame. It never waits for a slot or for the frame's
 	// handling. With ViaWebhook it returns once the frame is on disk (the
 	// REST API's POST is answered only then, so a 200 survives a crash),
-	// ctx bounding that wait; otherwise it never waits at all. A line that
-	// is no receive notification is an error (ErrNotReceive, ErrBadLine),
-	// as is a frame the queue refuses.
+	// or once a bound of its own on that wait has passed, ctx bounding it
+	// too; otherwise it never waits at all. A line that is no receive
+	// notification is an error (ErrNotReceive, ErrBadLine); a frame the bot
+	// chose not to take is ErrDeclined; any other error is a frame it could
+	// not take (a full or closed queue).
 	Offer(ctx context.Context, raw []byte, readAt time.Time, via Via) (trace.TraceID, error)
 }
+
+// ErrDeclined is Offer's error for a frame the bot chose not to take: a
+// sender with its fill of frames waiting, a sender id or a frame over the
+// bot's bounds. It was counted and logged; the webhook answers it 200, since
+// the REST API does not retry and would only log an error per message.
+var ErrDeclined = errors.New("frame declined")
 
 // Via is the receiver that read a raw frame, which says what the bytes are
 // and whether Offer may wait.

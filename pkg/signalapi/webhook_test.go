@@ -83,12 +83,14 @@ func TestWebhookStatuses(t *testing.T) {
 		{"wrong method", "GET", "/_webhook?token=s3cret", "", 405, 0},
 		{"not json", "POST", "/_webhook?token=s3cret", "!pomoc", 400, 0},
 		{"receive without params", "POST", "/_webhook?token=s3cret", `{"jsonrpc":"2.0","method":"receive"}`, 400, 0},
+		{"bare frame, no JSON-RPC line", "POST", "/_webhook?token=s3cret", `{"envelope":{"timestamp":1},"account":"+48500000001"}`, 400, 0},
+		{"jsonrpc 1.0", "POST", "/_webhook?token=s3cret", `{"jsonrpc":"1.0","method":"receive","params":{}}`, 400, 0},
 		{"too big", "POST", "/_webhook?token=s3cret", strings.Repeat(" ", signalapi.WebhookMaxBody+1), 413, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			q := &queueIntake{depth: 10}
-			h := signalapi.NewWebhook(q, "s3cret", nil)
+			h := signalapi.NewWebhook(q, signalapi.WebhookConfig{Token: "s3cret"}, nil)
 			if got := post(t, h, tt.method, tt.target, tt.body); got != tt.wantStatus {
 				t.Errorf("status = %d; want %d", got, tt.wantStatus)
 			}
@@ -105,7 +107,7 @@ func TestWebhookStatuses(t *testing.T) {
 func TestWebhookHandsOnTheLine(t *testing.T) {
 	errLine := `{"jsonrpc":"2.0","method":"receive","error":{"code":-1,"message":"boom"}}`
 	q := &queueIntake{depth: 2}
-	h := signalapi.NewWebhook(q, "", nil)
+	h := signalapi.NewWebhook(q, signalapi.WebhookConfig{}, nil)
 	post(t, h, "POST", "/_webhook", receiveLine)
 	post(t, h, "POST", "/_webhook", errLine)
 	tests := []struct{ line, wsFrame string }{
@@ -137,7 +139,7 @@ func TestWebhookHandsOnTheLine(t *testing.T) {
 // A full FIFO answers 503 at once, so the REST API logs the loss, and the drop is counted.
 func TestWebhookFullQueue(t *testing.T) {
 	q := &queueIntake{depth: 1}
-	h := signalapi.NewWebhook(q, "", nil)
+	h := signalapi.NewWebhook(q, signalapi.WebhookConfig{}, nil)
 	for i, want := range []int{200, 503, 503} {
 		if got := post(t, h, "POST", "/_webhook", receiveLine); got != want {
 			t.Errorf("POST %d = %d; want %d", i, got, want)
@@ -153,7 +155,7 @@ func TestWebhookFullQueue(t *testing.T) {
 // TestIntakeWebhookWaitsForTheDisk), so a 200 means taken.
 func TestWebhookAnswersOnceOffered(t *testing.T) {
 	q := &queueIntake{depth: 1, block: make(chan struct{})}
-	h := signalapi.NewWebhook(q, "", nil)
+	h := signalapi.NewWebhook(q, signalapi.WebhookConfig{}, nil)
 	rec := httptest.NewRecorder()
 	answered := make(chan struct{})
 	go func() {
@@ -174,7 +176,7 @@ func TestWebhookAnswersOnceOffered(t *testing.T) {
 
 // Connected follows the probe, and a webhook POST counts as proof of life.
 func TestWebhookWatch(t *testing.T) {
-	h := signalapi.NewWebhook(&queueIntake{depth: 10}, "", nil)
+	h := signalapi.NewWebhook(&queueIntake{depth: 10}, signalapi.WebhookConfig{}, nil)
 	results := []error{errors.New("down"), nil, errors.New("down")}
 	called, proceed := make(chan int), make(chan struct{})
 	n := 0

@@ -102,6 +102,14 @@ func (w *Writer) Last() uint64 {
 	return w.added
 }
 
+// Durable reports whether the record of ticket, and every one before it, is
+// on disk (or was rejected: it never will be).
+func (w *Writer) Durable(ticket uint64) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.committed >= ticket
+}
+
 // Wait waits until the record of ticket, and every one before it, is on
 // disk, or ctx ends. It does not hurry the writer.
 func (w *Writer) Wait(ctx context.Context, ticket uint64) error {
