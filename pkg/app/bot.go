@@ -37,6 +37,10 @@ func newBot(cfg config.Config, p botParts) (*bot.Bot, *bot.Intake, *commands.Reg
 	if err != nil {
 		return nil, nil, nil, err
 	}
+	own, err := bot.LoadOwnSends(p.state.store, time.Now())
+	if err != nil {
+		return nil, nil, nil, err
+	}
 	b := bot.New(bot.Deps{
 		API: p.api, Registry: reg, Store: p.state.store, Overrides: overrides, Groups: p.safety.groups, Tracer: p.tp, Log: p.log,
 		HashKey: p.state.hashKey, Recorder: p.metrics,
@@ -44,7 +48,8 @@ func newBot(cfg config.Config, p botParts) (*bot.Bot, *bot.Intake, *commands.Reg
 		QuoteReplies: bot.QuoteModeOf(cfg.Bot.QuoteReplies), Texts: commands.TextsFor(cfg.Commands.ReplyLang),
 		ChallengeURL: cfg.Signal.BaseURL + "/v1/accounts/" + url.PathEscape(cfg.Signal.Number) + "/rate-limit-challenge",
 		Typing:       typer(cfg, p.base, p.tp), TypingBudget: p.safety.gate,
-		Seen: p.state.left.SeenSince(time.Now().Add(-cfg.Journal.ReplayMaxAge)),
+		Seen:          p.state.left.SeenSince(time.Now().Add(-cfg.Journal.ReplayMaxAge)),
+		OwnerCommands: cfg.Bot.OwnerOn(), OwnSends: own,
 	})
 	if err := p.metrics.ObserveHealth(healthStats(p.state.store, b)); err != nil {
 		return nil, nil, nil, fmt.Errorf("health metrics: %w", err)

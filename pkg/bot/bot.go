@@ -57,6 +57,13 @@ type Deps struct {
 	// frames answered before this process started (the journal's records,
 	// journal.Left.SeenSince). Past RecentSize, the oldest are forgotten.
 	Seen []journal.Seen
+	// OwnerCommands answers the owner's own commands (OWNER_COMMANDS=on):
+	// sync "sent" transcripts from the account in a configured group or in
+	// Note-to-Self; see signalapi.ClassifyOwner.
+	OwnerCommands bool
+	// OwnSends remembers the bot's sends, so their echoes are never handled
+	// (LoadOwnSends, from the state file); nil: in memory only.
+	OwnSends *OwnSends
 
 	// The safety limits (see docs/operations.md).
 	Gate         *outbound.Gate // the outbound budget and 429 pause (SEND_BUDGET*, RATE_LIMIT_PAUSE*): required
@@ -70,7 +77,7 @@ type Recorder interface {
 	CommandFailed(command string, err error)
 	SendFailed(err error)
 	ReplyShed(reason string)    // a reply not sent: budget, pause or quiet refusal
-	FrameIgnored(reason string) // a command from a chat outside ANSWER_IN
+	FrameIgnored(reason string) // a command not handled: outside ANSWER_IN, or an owner's that may not be (ownerMay)
 	StateFailed(command string) // recording a use failed
 }
 
@@ -107,6 +114,10 @@ func New(d Deps) *Bot {
 	if d.Recorder == nil {
 		d.Recorder = noRecorder{}
 	}
+	if d.OwnSends == nil {
+		d.OwnSends = newOwnSends(nil)
+	}
+	d.API = rememberSends{Sender: d.API, own: d.OwnSends}
 	recent := newRecentSet(RecentSize)
 	for _, s := range d.Seen {
 		recent.add(s.Sender, s.Timestamp)
@@ -115,6 +126,9 @@ func New(d Deps) *Bot {
 	return &Bot{d: d, tracer: d.Tracer.Tracer(telemetry.TracerName), recent: recent,
 		hashes: newSenderHashes(d.HashKey, 4096), quiet: newQuiet()}
 }
+
+// OwnSends are the bot's sends it remembers, for the log and tests.
+func (b *Bot) OwnSends() *OwnSends { return b.d.OwnSends }
 
 // Overrides is the bot's override set.
 func (b *Bot) Overrides() *Overrides { return b.d.Overrides }

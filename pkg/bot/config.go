@@ -15,7 +15,11 @@ type Config struct {
 	MembersRefresh time.Duration `env:"MEMBERS_REFRESH, default=10m" help:"how often the members of the configured groups are listed again (for ANSWER_IN=members)"`
 	Typing         string        `env:"TYPING, default=on" help:"on: show Signal's typing indicator while !cat or !kot fetches and sends its picture; off: never"`
 	QuoteReplies   string        `env:"QUOTE_REPLIES, default=groups" help:"which replies quote the message that asked: groups (replies in groups), all, off"`
+	OwnerCommands  string        `env:"OWNER_COMMANDS, default=on" help:"on: commands the account's owner types on their phone (or another linked device) in a configured group or in Note-to-Self are answered like a member's; off: the account's own messages are never answered"`
 }
+
+// OwnerOn reports whether OWNER_COMMANDS is on.
+func (c Config) OwnerOn() bool { return c.OwnerCommands == "on" }
 
 // TypingOn reports whether TYPING is on.
 func (c Config) TypingOn() bool { return c.Typing == "on" }
@@ -38,6 +42,9 @@ func (c Config) Validate() error {
 	}
 	if q := c.QuoteReplies; q != "groups" && q != "all" && q != "off" {
 		errs = append(errs, fmt.Errorf("QUOTE_REPLIES must be groups, all or off, got %q", q))
+	}
+	if o := c.OwnerCommands; o != "on" && o != "off" {
+		errs = append(errs, fmt.Errorf("OWNER_COMMANDS must be on or off, got %q", o))
 	}
 	return errors.Join(errs...)
 }

@@ -52,7 +52,11 @@ func (b *Bot) decode(raw []byte, via signalapi.Via) (string, *Message, error) {
 		m.Err = err
 		return "", m, nil
 	}
-	m.In, m.Skip = signalapi.Classify(frame, b.d.API.Number())
+	classify := signalapi.Classify
+	if b.d.OwnerCommands {
+		classify = signalapi.ClassifyOwner
+	}
+	m.In, m.Skip = classify(frame, b.d.API.Number())
 	m.ErrorText = frame.Error
 	if m.Skip != signalapi.SkipNone {
 		return "", m, nil
@@ -97,7 +101,7 @@ func (b *Bot) Handle(ctx context.Context, s *pipeline.Slot, m *Message) {
 func (b *Bot) dispatch(ctx context.Context, m *Message) *work {
 	ctx, span := b.tracer.Start(ctx, telemetry.SpanDispatch)
 	defer span.End()
-	if !b.answerable(ctx, m) {
+	if !b.answerable(ctx, m) || !b.ownerMay(ctx, m.In) {
 		return nil
 	}
 	in, name, args := m.In, m.Command, m.Args
@@ -225,7 +229,7 @@ func (b *Bot) handle(ctx context.Context, s *pipeline.Slot, w *work) string {
 			}
 		}
 	}
-	out := signalapi.Outgoing{Recipient: w.in.ReplyTo(), Text: reply.Text, Quote: quoteOf(b.d.QuoteReplies, w.in)}
+	out := signalapi.Outgoing{Recipient: w.in.ReplyTo(), Text: reply.Text, Quote: quoteOf(b.d.QuoteReplies, w.in), NotifySelf: w.in.NoteToSelf}
 	for _, p := range reply.Pictures {
 		out.Attachments = append(out.Attachments, p.DataURI)
 	}

@@ -40,7 +40,7 @@ func (m *Metrics) recorded(meter metric.Meter) error {
 	add(err)
 	m.shed, err = meter.Int64Counter("signal_bot_replies_shed", metric.WithDescription("Replies that were due and not sent, by reason: budget_chat, budget_attachments, paused (after a 429), quiet (a refusal already sent in its window), cancelled."))
 	add(err)
-	m.ignored, err = meter.Int64Counter("signal_bot_frames_ignored", metric.WithDescription("Commands ignored before any reply, by reason: answer_in (a chat outside ANSWER_IN)."))
+	m.ignored, err = meter.Int64Counter("signal_bot_frames_ignored", metric.WithDescription("Commands ignored before any reply, by reason: answer_in (a chat outside ANSWER_IN), own_send (an echo of the bot's own send), owner_group (the owner's in a group outside SIGNAL_GROUPS)."))
 	add(err)
 	m.stateErrs, err = meter.Int64Counter("signal_bot_state_errors", metric.WithDescription("Failed recordings of a use in the state file, by command; the user got an apology."))
 	add(err)

@@ -156,7 +156,9 @@ func (m *Metrics) ReplyShed(reason string) {
 	m.shed.Add(context.Background(), 1, metric.WithAttributes(attribute.String("reason", reason)))
 }
 
-// FrameIgnored counts a command from a chat outside ANSWER_IN.
+// FrameIgnored counts a command not handled, by reason: answer_in (from a chat
+// outside ANSWER_IN), own_send (an echo of the bot's own send), owner_group
+// (the owner's in a group outside SIGNAL_GROUPS).
 func (m *Metrics) FrameIgnored(reason string) {
 	m.ignored.Add(context.Background(), 1, metric.WithAttributes(attribute.String("reason", reason)))
 }

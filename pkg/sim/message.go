@@ -26,6 +26,12 @@ type Message struct {
 	Timestamp int64
 	// Target is the timestamp a receipt, reaction or edit refers to; 0 means the bot's last send.
 	Target int64
+	// To is, for KindSync outside a group, the transcript's destination: a number or a uuid;
+	// the bot's own number is Note-to-Self; "" is the sender From would be.
+	To string
+	// Device is the envelope's sourceDevice; 0 is 1, the phone. For KindSync any other is a
+	// linked device of the account (Signal Desktop, another signal-cli, the bot's own).
+	Device int
 }
 
 // InAttachment is a file attached to an incoming message. The simulator stores its bytes so
