@@ -1,0 +1,162 @@
+package app_test
+
+import (
+	"crypto/sha256"
+	"encoding/base64"
+	"fmt"
+	"strings"
+	"testing"
+
+	"signal-bot/pkg/botest"
+	"signal-bot/pkg/sim"
+)
+
+// describeSent is what the simulator recorded, one line per send, for the log
+// of the owner tests.
+func describeSent(sent []sim.Sent) string {
+	var b strings.Builder
+	for _, x := range sent {
+		notify := "absent"
+		if x.NotifySelf != nil {
+			notify = fmt.Sprint(*x.NotifySelf)
+		}
+		text, _, _ := strings.Cut(x.Message, "\n")
+		fmt.Fprintf(&b, "\n  to %v group %q notify_self %s quote_author %q ts %d: %q", x.Recipients, x.Group, notify, x.QuoteAuthor, x.Timestamp, text)
+	}
+	return b.String()
+}
+
+// The owner's commands, typed on the phone (or another linked device) of the
+// bot's own account, come as sync "sent" transcripts: with OWNER_COMMANDS on
+// (the default) they are answered like a member's, once, in a configured
+// group (to the group) and in Note-to-Self (to the account's own number,
+// with notify_self); with it off, or anywhere else, nothing is sent. The
+// bot's safe defaults are on: ANSWER_IN=groups,members, the send budget, the
+// !pomoc cooldown.
+func TestOwnerCommands(t *testing.T) {
+	other := sha256.Sum256([]byte("a group of the owner's the bot does not serve"))
+	self := sim.DefaultNumber
+	ownUUID := sim.UUIDOf(self)
+	tests := []struct {
+		name  string
+		owner string // OWNER_COMMANDS; "": the default
+		msgs  []sim.Message
+		want  []string // each send: its recipient ("group" for the test group) and notify_self, "to/notify"
+	}{
+		{"group", "", []sim.Message{{Kind: sim.KindSync, Group: "testbot", Text: "!pomoc"}}, []string{"group/absent"}},
+		{"group, from a linked desktop", "", []sim.Message{{Kind: sim.KindSync, Group: "testbot", Device: 3, Text: "!pomoc"}}, []string{"group/absent"}},
+		{"note to self", "", []sim.Message{{Kind: sim.KindSync, To: self, Text: "!pomoc"}}, []string{self + "/true"}},
+		{"note to self, cooldown applies", "", []sim.Message{{Kind: sim.KindSync, To: self, Text: "!pomoc"}, {Kind: sim.KindSync, To: self, Text: "!pomoc"}, {Kind: sim.KindSync, To: self, Text: "!pomoc"}},
+			[]string{self + "/true", self + "/true"}}, // the answer, one "wait", then quiet
+		{"group, off", "off", []sim.Message{{Kind: sim.KindSync, Group: "testbot", Text: "!pomoc"}}, nil},
+		{"note to self, off", "off", []sim.Message{{Kind: sim.KindSync, To: self, Text: "!pomoc"}}, nil},
+		{"to a friend", "", []sim.Message{{Kind: sim.KindSync, To: alice, Text: "!pomoc"}}, nil},
+		{"in a group not configured", "", []sim.Message{{Kind: sim.KindSync, Group: base64.StdEncoding.EncodeToString(other[:]), Text: "!pomoc"}}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			env := map[string]string{}
+			if tt.owner != "" {
+				env["OWNER_COMMANDS"] = tt.owner
+			}
+			h := botest.New(t, sim.Config{Lossless: true}, env)
+			h.SafeDefaults(env)
+			h.Start()
+			for _, m := range tt.msgs {
+				if _, err := h.Sim.Deliver(m); err != nil {
+					t.Fatal(err)
+				}
+			}
+			h.WaitIdle(len(tt.msgs))
+			sent := h.Sim.Sent()
+			t.Logf("simulator recorded %d sends:%s", len(sent), describeSent(sent))
+			var got []string
+			for _, x := range sent {
+				to := x.Recipients[0]
+				if to == botest.TestGroupRecipient() {
+					to = "group"
+				}
+				notify := "absent"
+				if x.NotifySelf != nil {
+					notify = fmt.Sprint(*x.NotifySelf)
+				}
+				got = append(got, to+"/"+notify)
+			}
+			if fmt.Sprint(got) != fmt.Sprint(tt.want) {
+				t.Fatalf("sends = %v; want %v", got, tt.want)
+			}
+			if len(sent) > 0 && (!strings.Contains(sent[0].Message, "!pomoc") || sent[0].QuoteAuthor != "" && sent[0].QuoteAuthor != ownUUID) {
+				t.Errorf("first reply %q quoting %q; want the command list, quoting the owner (%s) if at all", sent[0].Message, sent[0].QuoteAuthor, ownUUID)
+			}
+			if len(sent) > 1 && !strings.HasPrefix(sent[1].Message, "Poczekaj") {
+				t.Errorf("second reply %q; want the cooldown's wait", sent[1].Message)
+			}
+		})
+	}
+}
+
+// 1,000 of the bot's own sends come back as sync transcripts, each with the
+// timestamp POST /v2/send answered, and read as a command (!pomoc, so each
+// would be answered if taken for the owner's): none is handled. Then 1,000
+// more sends, a restart within the echo window, and their echoes, which only
+// the remembered sends in the state file can tell (the duplicate filter has
+// never seen them): none is handled either. The owner's own !pomoc is
+// answered before and after, so owner mode was on throughout.
+func TestOwnSendsEchoedNeverHandled(t *testing.T) {
+	const n = 1000
+	h := botest.New(t, sim.Config{Lossless: true}, nil)
+	h.Start()
+	accepted := 0
+	members := func(from int) {
+		t.Helper()
+		before := len(h.Sim.Sent())
+		for i := range n {
+			if _, err := h.Sim.Deliver(sim.Message{From: fmt.Sprintf("+48610%06d", from+i), Group: "testbot", Text: "!pomoc"}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		accepted += n
+		h.WaitSent(before + n)
+	}
+	echo := func() {
+		t.Helper()
+		before := len(h.Sim.Sent())
+		out, err := h.Sim.EchoSent(sim.Echo{Last: n, Text: "!pomoc"})
+		if err != nil || out.Delivered != n {
+			t.Fatalf("echoes delivered: %+v, %v; want %d", out, err, n)
+		}
+		accepted += n
+		h.WaitIdle(accepted)
+		if got := len(h.Sim.Sent()); got != before {
+			t.Fatalf("%d sends after %d echoes; want %d (none handled)", got, n, before)
+		}
+	}
+	owner := func() {
+		t.Helper()
+		before := len(h.Sim.Sent())
+		if _, err := h.Sim.Deliver(sim.Message{Kind: sim.KindSync, Group: "testbot", Text: "!pomoc"}); err != nil {
+			t.Fatal(err)
+		}
+		accepted++
+		h.WaitSent(before + 1)
+		h.WaitIdle(accepted)
+	}
+	const skippedLine = "echo of the bot's own send skipped"
+	members(0)
+	echo()
+	owner()
+	members(n)
+	skipped := strings.Count(h.Logs.String(), skippedLine)
+
+	h.Stop()
+	h.Start()
+	accepted = 0
+	echo()
+	owner()
+	if total := strings.Count(h.Logs.String(), skippedLine); skipped != n || total != 2*n {
+		t.Errorf("echoes skipped as the bot's own: %d, then %d in all; want %d, %d", skipped, total, n, 2*n)
+	}
+	sent := h.Sim.Sent()
+	t.Logf("simulator recorded %d sends: %d replies to members, the owner's:%s\n%d more replies to members, and after the restart the owner's:%s",
+		len(sent), n, describeSent(sent[n:n+1]), n, describeSent(sent[2*n+1:]))
+}
