@@ -33,3 +33,8 @@ func (b *Bot) ownerMay(ctx context.Context, in signalapi.Incoming) bool {
 	}
 	return true
 }
+
+// FromOwner reports whether m is the account owner's own message (a sync
+// transcript taken in owner mode, signalapi.Incoming.FromOwner): typed on
+// the phone or another linked device of the bot's own account.
+func (m *Message) FromOwner() bool { return m != nil && m.In.FromOwner }
