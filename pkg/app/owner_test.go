@@ -160,3 +160,20 @@ func TestOwnSendsEchoedNeverHandled(t *testing.T) {
 	t.Logf("simulator recorded %d sends: %d replies to members, the owner's:%s\n%d more replies to members, and after the restart the owner's:%s",
 		len(sent), n, describeSent(sent[n:n+1]), n, describeSent(sent[2*n+1:]))
 }
+
+// The owner's Note-to-Self command from a linked desktop, by webhook (the
+// JSON-RPC line the REST API
+// POSTs): answered once, at the account's own number, with notify_self.
+func TestOwnerCommandByWebhook(t *testing.T) {
+	h := botest.New(t, sim.Config{Lossless: true}, nil)
+	h.StartWebhook()
+	if _, err := h.Sim.Deliver(sim.Message{Kind: sim.KindSync, To: sim.DefaultNumber, Device: 3, Text: "!pomoc"}); err != nil {
+		t.Fatal(err)
+	}
+	h.WaitIdle(1)
+	sent := h.Sim.Sent()
+	t.Logf("simulator recorded %d sends:%s", len(sent), describeSent(sent))
+	if len(sent) != 1 || sent[0].Recipients[0] != sim.DefaultNumber || sent[0].NotifySelf == nil || !*sent[0].NotifySelf {
+		t.Fatalf("sends = %+v; want one to %s with notify_self", sent, sim.DefaultNumber)
+	}
+}
