@@ -162,8 +162,8 @@ func TestOwnSendsEchoedNeverHandled(t *testing.T) {
 }
 
 // The owner's Note-to-Self command from a linked desktop, by webhook (the
-// JSON-RPC line the REST API
-// POSTs): answered once, at the account's own number, with notify_self.
+// JSON-RPC line the REST API POSTs): answered once, at the account's own
+// number, with notify_self.
 func TestOwnerCommandByWebhook(t *testing.T) {
 	h := botest.New(t, sim.Config{Lossless: true}, nil)
 	h.StartWebhook()
