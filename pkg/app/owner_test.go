@@ -1,6 +1,7 @@
 package app_test
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/base64"
 	"fmt"
@@ -40,22 +41,29 @@ func TestOwnerCommands(t *testing.T) {
 	tests := []struct {
 		name  string
 		owner string // OWNER_COMMANDS; "": the default
+		env   map[string]string
 		msgs  []sim.Message
 		want  []string // each send: its recipient ("group" for the test group) and notify_self, "to/notify"
+		first string   // the start of the first send's text; "": the command list
 	}{
-		{"group", "", []sim.Message{{Kind: sim.KindSync, Group: "testbot", Text: "!pomoc"}}, []string{"group/absent"}},
-		{"group, from a linked desktop", "", []sim.Message{{Kind: sim.KindSync, Group: "testbot", Device: 3, Text: "!pomoc"}}, []string{"group/absent"}},
-		{"note to self", "", []sim.Message{{Kind: sim.KindSync, To: self, Text: "!pomoc"}}, []string{self + "/true"}},
-		{"note to self, cooldown applies", "", []sim.Message{{Kind: sim.KindSync, To: self, Text: "!pomoc"}, {Kind: sim.KindSync, To: self, Text: "!pomoc"}, {Kind: sim.KindSync, To: self, Text: "!pomoc"}},
-			[]string{self + "/true", self + "/true"}}, // the answer, one "wait", then quiet
-		{"group, off", "off", []sim.Message{{Kind: sim.KindSync, Group: "testbot", Text: "!pomoc"}}, nil},
-		{"note to self, off", "off", []sim.Message{{Kind: sim.KindSync, To: self, Text: "!pomoc"}}, nil},
-		{"to a friend", "", []sim.Message{{Kind: sim.KindSync, To: alice, Text: "!pomoc"}}, nil},
-		{"in a group not configured", "", []sim.Message{{Kind: sim.KindSync, Group: base64.StdEncoding.EncodeToString(other[:]), Text: "!pomoc"}}, nil},
+		{name: "group", msgs: []sim.Message{{Kind: sim.KindSync, Group: "testbot", Text: "!pomoc"}}, want: []string{"group/absent"}},
+		{name: "group, from a linked desktop", msgs: []sim.Message{{Kind: sim.KindSync, Group: "testbot", Device: 3, Text: "!pomoc"}}, want: []string{"group/absent"}},
+		{name: "note to self", msgs: []sim.Message{{Kind: sim.KindSync, To: self, Text: "!pomoc"}}, want: []string{self + "/true"}},
+		{name: "note to self, cooldown applies", msgs: []sim.Message{{Kind: sim.KindSync, To: self, Text: "!pomoc"}, {Kind: sim.KindSync, To: self, Text: "!pomoc"}, {Kind: sim.KindSync, To: self, Text: "!pomoc"}},
+			want: []string{self + "/true", self + "/true"}}, // the answer, one "wait", then quiet
+		{name: "note to self, scope applies", env: map[string]string{"SCOPES": "pomoc=groups"}, msgs: []sim.Message{{Kind: sim.KindSync, To: self, Text: "!pomoc"}},
+			want: []string{self + "/true"}, first: "Komenda !pomoc"},
+		{name: "group, off", owner: "off", msgs: []sim.Message{{Kind: sim.KindSync, Group: "testbot", Text: "!pomoc"}}},
+		{name: "note to self, off", owner: "off", msgs: []sim.Message{{Kind: sim.KindSync, To: self, Text: "!pomoc"}}},
+		{name: "to a friend", msgs: []sim.Message{{Kind: sim.KindSync, To: alice, Text: "!pomoc"}}},
+		{name: "in a group not configured", msgs: []sim.Message{{Kind: sim.KindSync, Group: base64.StdEncoding.EncodeToString(other[:]), Text: "!pomoc"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			env := map[string]string{}
+			for k, v := range tt.env {
+				env[k] = v
+			}
 			if tt.owner != "" {
 				env["OWNER_COMMANDS"] = tt.owner
 			}
@@ -85,8 +93,9 @@ func TestOwnerCommands(t *testing.T) {
 			if fmt.Sprint(got) != fmt.Sprint(tt.want) {
 				t.Fatalf("sends = %v; want %v", got, tt.want)
 			}
-			if len(sent) > 0 && (!strings.Contains(sent[0].Message, "!pomoc") || sent[0].QuoteAuthor != "" && sent[0].QuoteAuthor != ownUUID) {
-				t.Errorf("first reply %q quoting %q; want the command list, quoting the owner (%s) if at all", sent[0].Message, sent[0].QuoteAuthor, ownUUID)
+			first := cmp.Or(tt.first, "Komendy w tym czacie:")
+			if len(sent) > 0 && (!strings.HasPrefix(sent[0].Message, first) || sent[0].QuoteAuthor != "" && sent[0].QuoteAuthor != ownUUID) {
+				t.Errorf("first reply %q quoting %q; want %q…, quoting the owner (%s) if at all", sent[0].Message, sent[0].QuoteAuthor, first, ownUUID)
 			}
 			if len(sent) > 1 && !strings.HasPrefix(sent[1].Message, "Poczekaj") {
 				t.Errorf("second reply %q; want the cooldown's wait", sent[1].Message)
