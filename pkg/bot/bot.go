@@ -127,9 +127,6 @@ func New(d Deps) *Bot {
 		hashes: newSenderHashes(d.HashKey, 4096), quiet: newQuiet()}
 }
 
-// OwnSends are the bot's sends it remembers, for the log and tests.
-func (b *Bot) OwnSends() *OwnSends { return b.d.OwnSends }
-
 // Overrides is the bot's override set.
 func (b *Bot) Overrides() *Overrides { return b.d.Overrides }
 
