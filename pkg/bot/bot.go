@@ -79,6 +79,7 @@ type Recorder interface {
 	ReplyShed(reason string)    // a reply not sent: budget, pause or quiet refusal
 	FrameIgnored(reason string) // a command not handled: outside ANSWER_IN, or an owner's that may not be (ownerMay)
 	StateFailed(command string) // recording a use failed
+	Panicked(command string)    // a panic recovered; "background:<name>" for a loop
 }
 
 type noRecorder struct{}
@@ -88,6 +89,7 @@ func (noRecorder) SendFailed(error)            {}
 func (noRecorder) ReplyShed(string)            {}
 func (noRecorder) FrameIgnored(string)         {}
 func (noRecorder) StateFailed(string)          {}
+func (noRecorder) Panicked(string)             {}
 
 // Bot decides what each frame gets; its Intake takes them in.
 type Bot struct {

@@ -151,7 +151,7 @@ func (in *Intake) run(ctx context.Context, s *pipeline.Slot, f *frame) {
 		f.root.SetStatus(codes.Error, "wait for the sender's turn: "+err.Error())
 		return
 	}
-	in.bot.Handle(ctx, s, f.msg)
+	in.handleSafe(ctx, s, f)
 }
 
 // awaitTurn waits, inside the queue span (span sender.turn), until every

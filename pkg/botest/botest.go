@@ -20,6 +20,7 @@ import (
 	"github.com/sethvargo/go-envconfig"
 
 	"signal-bot/pkg/app"
+	"signal-bot/pkg/commands"
 	"signal-bot/pkg/config"
 	"signal-bot/pkg/fakeup"
 	"signal-bot/pkg/sim"
@@ -36,8 +37,11 @@ type Harness struct {
 	Sends *Inflight         // concurrent /v2/send calls seen by the simulator
 	Bot   *app.App
 	Logs  *SyncBuffer // every log line of the bot, at debug level
-	stop  context.CancelFunc
-	done  chan error
+	// Commands are test-only commands added to the bot's at Start
+	// (app.Options.Commands).
+	Commands []*commands.Command
+	stop     context.CancelFunc
+	done     chan error
 }
 
 // Inflight counts concurrent requests to one path and remembers the peak.
@@ -136,7 +140,7 @@ func (h *Harness) Start() {
 		slog.NewTextHandler(testWriter{h.T}, &slog.HandlerOptions{Level: slog.LevelWarn}),
 		slog.NewTextHandler(h.Logs, &slog.HandlerOptions{Level: slog.LevelDebug}),
 	)))
-	h.Bot, err = app.New(context.Background(), cfg, app.Options{Log: log, Version: "test"})
+	h.Bot, err = app.New(context.Background(), cfg, app.Options{Log: log, Version: "test", Commands: h.Commands})
 	if err != nil {
 		h.T.Fatal(err)
 	}
