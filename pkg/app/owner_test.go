@@ -2,11 +2,13 @@ package app_test
 
 import (
 	"cmp"
+	"context"
 	"crypto/sha256"
 	"encoding/base64"
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"signal-bot/pkg/botest"
 	"signal-bot/pkg/sim"
@@ -125,7 +127,13 @@ func TestOwnSendsEchoedNeverHandled(t *testing.T) {
 			}
 		}
 		accepted += n
-		h.WaitSent(before + n)
+		// 1,000 replies take seconds, and minutes on a machine under -race
+		// with other suites: more than WaitSent's minute.
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+		defer cancel()
+		if _, err := h.Sim.WaitSent(ctx, before+n); err != nil {
+			t.Fatalf("waiting for %d sends: %v (got %d)", before+n, err, len(h.Sim.Sent()))
+		}
 	}
 	echo := func() {
 		t.Helper()
