@@ -58,6 +58,10 @@ func newBot(cfg config.Config, p botParts) (*bot.Bot, *bot.Intake, *commands.Reg
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("configuration: %w", err)
 	}
+	own, err := bot.LoadOwnSends(p.state.store, time.Now())
+	if err != nil {
+		return nil, nil, nil, err
+	}
 	b := bot.New(bot.Deps{
 		API: p.api, Registry: reg, Store: p.state.store, Overrides: overrides, Groups: p.safety.groups, Tracer: p.tp, Log: p.log,
 		Changes: changes, Admins: admins, Status: bot.StatusInfo{Version: p.version, Started: time.Now(), ReceiveMode: cfg.Signal.ReceiveMode, Connected: p.up},
@@ -67,7 +71,8 @@ func newBot(cfg config.Config, p botParts) (*bot.Bot, *bot.Intake, *commands.Reg
 		ChallengeURL: cfg.Signal.BaseURL + "/v1/accounts/" + url.PathEscape(cfg.Signal.Number) + "/rate-limit-challenge",
 		Typing:       typer(cfg, p.base, p.tp), TypingBudget: p.safety.gate, TypingRefresh: cfg.Bot.TypingRefresh,
 		Reactor: reactor(cfg, p.api), RepeatWindow: cfg.Bot.RepeatWindow,
-		Seen: p.state.left.SeenSince(time.Now().Add(-cfg.Journal.ReplayMaxAge)),
+		Seen:          p.state.left.SeenSince(time.Now().Add(-cfg.Journal.ReplayMaxAge)),
+		OwnerCommands: cfg.Bot.OwnerOn(), OwnSends: own,
 	})
 	if err := p.metrics.ObserveHealth(healthStats(p.state.store, b)); err != nil {
 		return nil, nil, nil, fmt.Errorf("health metrics: %w", err)

@@ -29,7 +29,7 @@ func TestSkippedFramesCounted(t *testing.T) {
 	}{
 		{sim.Message{Kind: sim.KindReceipt}, "receipt"},
 		{sim.Message{Kind: sim.KindTyping}, "typing"},
-		{sim.Message{Kind: sim.KindSync, Text: "!pomoc"}, "sync"},
+		{sim.Message{Kind: sim.KindSync, Text: "!pomoc"}, "owner_direct"}, // owner mode (the default): the account's message to Zofia
 		{sim.Message{Kind: sim.KindReaction}, "reaction"},
 		{sim.Message{Kind: sim.KindGroupUpdate, Group: "testbot"}, "group_update"},
 		{sim.Message{Kind: sim.KindAttachmentOnly}, "no_text"},

@@ -96,10 +96,9 @@ func (b *Bot) admin(ctx context.Context, m *Message) *work {
 	return w
 }
 
-// fromOwner tells whether m is the account owner's own message, who is an
-// admin in owner mode (OWNER_COMMANDS). Owner mode is not on this branch
-// yet: once it is, this returns m.FromOwner() (branch owner, pkg/bot/owner.go).
-func fromOwner(*Message) bool { return false }
+// fromOwner tells whether m is the account owner's own message (owner mode,
+// OWNER_COMMANDS): the owner is an admin.
+func fromOwner(m *Message) bool { return m.FromOwner() }
 
 // parseAdmin splits !bot's arguments into the subcommand, lower-cased, and
 // its arguments.

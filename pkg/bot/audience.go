@@ -77,7 +77,8 @@ func (a *Audience) Members() int {
 	return len(a.memberIDs)
 }
 
-// Allows reports whether the bot answers in's chat.
+// Allows reports whether the bot answers in's chat. The owner (in.FromOwner,
+// in Note-to-Self) counts as a member of the configured groups.
 func (a *Audience) Allows(in signalapi.Incoming) bool {
 	switch {
 	case a.everyone:
@@ -88,6 +89,8 @@ func (a *Audience) Allows(in signalapi.Incoming) bool {
 		return true
 	case !a.members:
 		return false
+	case in.FromOwner:
+		return true
 	}
 	a.mu.RLock()
 	defer a.mu.RUnlock()

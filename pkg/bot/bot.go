@@ -69,6 +69,13 @@ type Deps struct {
 	// frames answered before this process started (the journal's records,
 	// journal.Left.SeenSince). Past RecentSize, the oldest are forgotten.
 	Seen []journal.Seen
+	// OwnerCommands answers the owner's own commands (OWNER_COMMANDS=on):
+	// sync "sent" transcripts from the account in a configured group or in
+	// Note-to-Self; see signalapi.ClassifyOwner.
+	OwnerCommands bool
+	// OwnSends remembers the bot's sends, so their echoes are never handled
+	// (LoadOwnSends, from the state file); nil: in memory only.
+	OwnSends *OwnSends
 
 	// The safety limits (see docs/operations.md).
 	Gate         *outbound.Gate // the outbound budget and 429 pause (SEND_BUDGET*, RATE_LIMIT_PAUSE*): required
@@ -87,7 +94,7 @@ type Recorder interface {
 	CommandFailed(command string, err error)
 	SendFailed(err error)
 	ReplyShed(reason string)    // a reply not sent: budget, pause or quiet refusal
-	FrameIgnored(reason string) // a frame not taken or not answered: answer_in, not_admin, admin_in_group, off, paused, sender_too_long, frame_too_big
+	FrameIgnored(reason string) // a frame not taken or not answered: answer_in, own_send, owner_group, not_admin, admin_in_group, off, paused, sender_too_long, frame_too_big
 	FrameSkipped(reason string) // a frame that gets no reply, by signalapi.Skip's Label
 	StateFailed(command string) // recording a use failed
 	Panicked(command string)    // a panic recovered; "background:<name>" for a loop
@@ -136,6 +143,10 @@ func New(d Deps) *Bot {
 	if d.Recorder == nil {
 		d.Recorder = noRecorder{}
 	}
+	if d.OwnSends == nil {
+		d.OwnSends = newOwnSends(nil)
+	}
+	d.API = rememberSends{Sender: d.API, own: d.OwnSends}
 	recent := newRecentSet(RecentSize)
 	for _, s := range d.Seen {
 		recent.add(s.Sender, s.Timestamp)

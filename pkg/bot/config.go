@@ -19,6 +19,7 @@ type Config struct {
 	Reactions      string        `env:"REACTIONS, default=on" help:"on: a refused repeat inside a cooldown gets a ⏳ reaction instead of a text, and a 🔁 reaction on one of the bot's pictures asks for another; off: neither"`
 	RepeatWindow   time.Duration `env:"REPEAT_WINDOW, default=10m" help:"how long after a picture a 🔁 reaction on it asks for another (REACTIONS=on)"`
 	Admins         []string      `env:"ADMINS" help:"who may use !bot in a direct chat with the bot: numbers (+48123456789) or uuids, comma-separated, each optionally alias= (the log names an admin by alias, else by a hash)"`
+	OwnerCommands  string        `env:"OWNER_COMMANDS, default=on" help:"on: commands the account's owner types on their phone (or another linked device) in a configured group or in Note-to-Self are answered like a member's; off: the account's own messages are never answered"`
 }
 
 // TypingRefreshMax is the longest TYPING_REFRESH: Signal clients drop an
@@ -27,6 +28,9 @@ const TypingRefreshMax = 15 * time.Second
 
 // ReactionsOn reports whether REACTIONS is on.
 func (c Config) ReactionsOn() bool { return c.Reactions == "on" }
+
+// OwnerOn reports whether OWNER_COMMANDS is on.
+func (c Config) OwnerOn() bool { return c.OwnerCommands == "on" }
 
 // TypingOn reports whether TYPING is on.
 func (c Config) TypingOn() bool { return c.Typing == "on" }
@@ -61,6 +65,9 @@ func (c Config) Validate() error {
 	}
 	if _, err := ParseAdmins(c.Admins); err != nil {
 		errs = append(errs, err)
+	}
+	if o := c.OwnerCommands; o != "on" && o != "off" {
+		errs = append(errs, fmt.Errorf("OWNER_COMMANDS must be on or off, got %q", o))
 	}
 	return errors.Join(errs...)
 }

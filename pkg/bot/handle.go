@@ -63,7 +63,11 @@ func (b *Bot) decode(raw []byte, via signalapi.Via) (string, *Message, error) {
 		m.Err = err
 		return "", m, nil
 	}
-	m.In, m.Skip = signalapi.Classify(frame, b.d.API.Number())
+	classify := signalapi.Classify
+	if b.d.OwnerCommands {
+		classify = signalapi.ClassifyOwner
+	}
+	m.In, m.Skip = classify(frame, b.d.API.Number())
 	m.ErrorText, m.Exc = frame.Error, frame.Exc
 	if m.Skip == signalapi.SkipReaction && b.repeatOf(m) {
 		return m.In.SenderKey(), m, nil
@@ -116,7 +120,7 @@ func (b *Bot) Handle(ctx context.Context, s *pipeline.Slot, m *Message) {
 func (b *Bot) dispatch(ctx context.Context, m *Message) *work {
 	ctx, span := b.tracer.Start(ctx, telemetry.SpanDispatch)
 	defer span.End()
-	if !b.answerable(ctx, m) {
+	if !b.answerable(ctx, m) || !b.ownerMay(ctx, m.In) {
 		return nil
 	}
 	in, name, args := m.In, m.Command, m.Args

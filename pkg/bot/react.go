@@ -52,7 +52,7 @@ func (b *Bot) react(ctx context.Context, s *pipeline.Slot, span trace.Span, w *w
 // remembers a picture by the timestamp the REST API answered, for a 🔁 on
 // it. It returns the frame's outcome, outcome when the send went.
 func (b *Bot) send(ctx context.Context, s *pipeline.Slot, span trace.Span, w *work, reply commands.Reply, outcome string) string {
-	out := signalapi.Outgoing{Recipient: w.in.ReplyTo(), Text: reply.Text}
+	out := signalapi.Outgoing{Recipient: w.in.ReplyTo(), Text: reply.Text, NotifySelf: w.in.NoteToSelf}
 	if w.repeat == 0 { // a 🔁 is a reaction: it has no text to quote
 		out.Quote = quoteOf(b.d.QuoteReplies, w.in)
 	}

@@ -40,6 +40,7 @@ func TestAudience(t *testing.T) {
 	direct := func(number, uuid string) signalapi.Incoming {
 		return signalapi.Incoming{SenderNumber: number, SenderUUID: uuid}
 	}
+	owner := signalapi.Incoming{SenderNumber: "+480", SenderUUID: "uuid-0", FromOwner: true, NoteToSelf: true}
 	tests := []struct {
 		spec []string
 		in   signalapi.Incoming
@@ -57,6 +58,11 @@ func TestAudience(t *testing.T) {
 		{[]string{"rodzina"}, direct("+481", ""), false},
 		{[]string{"direct"}, direct("+489", ""), true},
 		{[]string{"*"}, inGroup("g-other"), true},
+		// The owner in Note-to-Self is a member, listed in no group.
+		{[]string{"groups", "members"}, owner, true},
+		{[]string{"direct"}, owner, true},
+		{[]string{"rodzina"}, owner, false},
+		{[]string{"groups", "members"}, signalapi.Incoming{SenderNumber: "+480", FromOwner: true, GroupID: "g1"}, true},
 	}
 	for _, tt := range tests {
 		a, err := NewAudience(tt.spec, groups)

@@ -136,6 +136,19 @@ func TestLoad(t *testing.T) {
 					t.Errorf("ADMINS = %q; want two", c.Bot.Admins)
 				}
 			}},
+		{name: "owner commands neither on nor off", env: map[string]string{"OWNER_COMMANDS": "yes"}, wantErr: "OWNER_COMMANDS"},
+		{name: "owner commands on by default", env: map[string]string{},
+			check: func(t *testing.T, c Config) {
+				if !c.Bot.OwnerOn() {
+					t.Errorf("OWNER_COMMANDS = %q; want on", c.Bot.OwnerCommands)
+				}
+			}},
+		{name: "owner commands off", env: map[string]string{"OWNER_COMMANDS": "off"},
+			check: func(t *testing.T, c Config) {
+				if c.Bot.OwnerOn() {
+					t.Error("OWNER_COMMANDS=off: OwnerOn() = true")
+				}
+			}},
 		{name: "commit interval", env: map[string]string{"STATE_COMMIT_INTERVAL": "0s"},
 			check: func(t *testing.T, c Config) {
 				if c.State.CommitInterval != 0 {

@@ -42,7 +42,7 @@ func (m *Metrics) recorded(meter metric.Meter) error {
 	add(err)
 	m.shed, err = meter.Int64Counter("signal_bot_replies_shed", metric.WithDescription("Replies that were due and not sent, by reason: budget_chat, budget_attachments, paused (after a 429), quiet (a refusal already sent in its window), cancelled."))
 	add(err)
-	m.ignored, err = meter.Int64Counter("signal_bot_frames_ignored", metric.WithDescription("Commands ignored before any reply, by reason: answer_in (a chat outside ANSWER_IN), not_admin and admin_in_group (a !bot from someone not in ADMINS, or from an admin in a group), off (a command switched off in chat), paused (during !bot pauza), sender_too_long (a sender id over 128 bytes) and frame_too_big (over 4 MiB), both refused at the intake."))
+	m.ignored, err = meter.Int64Counter("signal_bot_frames_ignored", metric.WithDescription("Commands ignored before any reply, by reason: answer_in (a chat outside ANSWER_IN), own_send (an echo of the bot's own send), owner_group (the owner's in a group outside SIGNAL_GROUPS), not_admin and admin_in_group (a !bot from someone not in ADMINS, or from an admin in a group), off (a command switched off in chat), paused (during !bot pauza), sender_too_long (a sender id over 128 bytes) and frame_too_big (over 4 MiB), both refused at the intake."))
 	add(err)
 	m.skipped, err = meter.Int64Counter("signal_bot_frames_skipped", metric.WithDescription("Frames that got no reply, by reason: what they were (receipt, typing, sync, edit, reaction, exception, …) or why (undecodable, not_command, duplicate)."))
 	add(err)

@@ -36,7 +36,7 @@ type Envelope struct {
 	DataMessage     *DataMessage     `json:"dataMessage,omitempty"`
 	EditMessage     *json.RawMessage `json:"editMessage,omitempty"`
 	StoryMessage    *json.RawMessage `json:"storyMessage,omitempty"`
-	SyncMessage     *json.RawMessage `json:"syncMessage,omitempty"`
+	SyncMessage     *SyncMessage     `json:"syncMessage,omitempty"`
 	CallMessage     *json.RawMessage `json:"callMessage,omitempty"`
 	ReceiptMessage  *json.RawMessage `json:"receiptMessage,omitempty"`
 	TypingMessage   *json.RawMessage `json:"typingMessage,omitempty"`
@@ -76,6 +76,26 @@ type Mention struct {
 	UUID   *string `json:"uuid"`
 	Start  int     `json:"start"`
 	Length int     `json:"length"`
+}
+
+// SyncMessage is signal-cli's JsonSyncMessage: what another device of the
+// account tells this one. Only sentMessage, a transcript of a message the
+// account sent from another device, is read; read lists, blocked lists and
+// contact syncs leave it nil.
+type SyncMessage struct {
+	SentMessage *SentMessage `json:"sentMessage,omitempty"`
+}
+
+// SentMessage is signal-cli's JsonSyncDataMessage: the destination of a
+// message the account sent (all null for a group, whose id is in groupInfo)
+// and the message itself, whose data-message fields signal-cli flattens into
+// it (@JsonUnwrapped), as the embedded DataMessage reads them.
+type SentMessage struct {
+	Destination       *string          `json:"destination"` // the number, or the uuid when it is not known
+	DestinationNumber *string          `json:"destinationNumber"`
+	DestinationUUID   *string          `json:"destinationUuid"`
+	EditMessage       *json.RawMessage `json:"editMessage,omitempty"`
+	DataMessage
 }
 
 // GroupInfo names the group a data message belongs to. GroupID is signal-cli's

@@ -94,7 +94,7 @@ func TestExceptionFrame(t *testing.T) {
 // Every skip reason has its own label, and SkipLabels lists them all.
 func TestSkipLabels(t *testing.T) {
 	all := []Skip{SkipError, SkipException, SkipNoEnvelope, SkipOtherAcct, SkipOwn, SkipReceipt, SkipTyping,
-		SkipSync, SkipEdit, SkipOther, SkipReaction, SkipGroupUpdate, SkipNoText, SkipNoSender,
+		SkipSync, SkipEdit, SkipOther, SkipReaction, SkipGroupUpdate, SkipNoText, SkipNoSender, SkipOwnerDirect,
 		SkipUndecodable, SkipNotCommand, SkipDuplicate}
 	seen := map[string]bool{}
 	for _, s := range all {

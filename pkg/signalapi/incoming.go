@@ -21,6 +21,14 @@ type Incoming struct {
 	// Reaction is set for a frame skipped as SkipReaction: the emoji and the
 	// message it is on.
 	Reaction *Reacted
+	// FromOwner marks a message the account itself sent from one of its
+	// devices (the phone, or another linked device): a sync "sent" transcript
+	// that ClassifyOwner took for a command. The sender is then the account.
+	FromOwner bool
+	// NoteToSelf marks an owner's message in Note-to-Self (its destination is
+	// the account); the reply goes to the account's own number, with
+	// notify_self so that the phone shows it.
+	NoteToSelf bool
 }
 
 // ReplyTo is the /v2/send recipient that answers this message: the group,
@@ -80,6 +88,10 @@ const (
 	SkipNoText      Skip = "no text"
 	SkipNoSender    Skip = "no sender"
 
+	// SkipOwnerDirect is the owner's message in a direct chat with someone
+	// else: a reply there would speak as the owner to that person.
+	SkipOwnerDirect Skip = "owner's direct message"
+
 	SkipUndecodable Skip = "undecodable"   // not JSON of a frame's shape
 	SkipNotCommand  Skip = "not a command" // a text that is no !command
 	SkipDuplicate   Skip = "duplicate"     // a command already answered
@@ -94,7 +106,7 @@ var skipLabels = []struct {
 	{SkipError, "error"}, {SkipException, "exception"}, {SkipNoEnvelope, "no_envelope"},
 	{SkipOtherAcct, "other_account"}, {SkipReceipt, "receipt"}, {SkipTyping, "typing"},
 	{SkipSync, "sync"}, {SkipEdit, "edit"}, {SkipOther, "other_message"}, {SkipNoSender, "no_sender"},
-	{SkipOwn, "own"}, {SkipGroupUpdate, "group_update"}, {SkipReaction, "reaction"},
+	{SkipOwn, "own"}, {SkipOwnerDirect, "owner_direct"}, {SkipGroupUpdate, "group_update"}, {SkipReaction, "reaction"},
 	{SkipNoText, "no_text"}, {SkipUndecodable, "undecodable"}, {SkipNotCommand, "not_command"},
 	{SkipDuplicate, "duplicate"},
 }
@@ -119,8 +131,18 @@ func SkipLabels() []string {
 	return out
 }
 
-// Classify turns a frame for account into an Incoming, or says why it is skipped.
-func Classify(f Frame, account string) (Incoming, Skip) {
+// Classify turns a frame for account into an Incoming, or says why it is
+// skipped. Every sync message is skipped: the account's own messages are
+// never answered (OWNER_COMMANDS=off).
+func Classify(f Frame, account string) (Incoming, Skip) { return classify(f, account, false) }
+
+// ClassifyOwner is Classify in owner mode (OWNER_COMMANDS=on): a sync "sent"
+// transcript from the account, in a group or in Note-to-Self, is read like a
+// data message from the account (Incoming.FromOwner). Other sync messages,
+// and the owner's messages to other people, are still skipped.
+func ClassifyOwner(f Frame, account string) (Incoming, Skip) { return classify(f, account, true) }
+
+func classify(f Frame, account string, owner bool) (Incoming, Skip) {
 	switch {
 	case f.Error != "":
 		return Incoming{}, SkipError
@@ -139,6 +161,8 @@ func Classify(f Frame, account string) (Incoming, Skip) {
 		return Incoming{}, SkipReceipt
 	case e.TypingMessage != nil:
 		return Incoming{}, SkipTyping
+	case e.SyncMessage != nil && owner:
+		return ownerMessage(e, account)
 	case e.SyncMessage != nil:
 		return Incoming{}, SkipSync
 	case e.EditMessage != nil:
@@ -158,7 +182,11 @@ func Classify(f Frame, account string) (Incoming, Skip) {
 	if account != "" && in.SenderNumber == account {
 		return Incoming{}, SkipOwn
 	}
-	d := e.DataMessage
+	return readData(in, e.DataMessage)
+}
+
+// readData reads a data message's group, reaction, text and mentions into in.
+func readData(in Incoming, d *DataMessage) (Incoming, Skip) {
 	if g := d.GroupInfo; g != nil {
 		if g.Type == "UPDATE" {
 			return Incoming{}, SkipGroupUpdate

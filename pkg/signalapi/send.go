@@ -20,6 +20,12 @@ type Outgoing struct {
 	Text        string
 	Attachments []string // data URIs; see DataURI
 	Quote       *Quote   // nil: the reply quotes nothing
+	// NotifySelf sends notify_self: true, for a reply in Note-to-Self, so the
+	// account's phone shows it as a new message rather than as a sent one.
+	// The REST API reads the field from 0.90 in json-rpc mode and assumes
+	// true when it is absent (it has passed --notify-self since 0.83); the
+	// bot says so rather than rely on that default. False leaves it out.
+	NotifySelf bool
 }
 
 // Quote is the message a reply quotes (quote_timestamp, quote_author,
@@ -64,6 +70,7 @@ type sendBody struct {
 	QuoteTimestamp *int64  `json:"quote_timestamp,omitempty"`
 	QuoteAuthor    *string `json:"quote_author,omitempty"`
 	QuoteMessage   *string `json:"quote_message,omitempty"`
+	NotifySelf     *bool   `json:"notify_self,omitempty"`
 }
 
 // bodyOf is the /v2/send body of out from account number.
@@ -71,6 +78,9 @@ func bodyOf(number string, out Outgoing) sendBody {
 	b := sendBody{Number: number, Recipients: []string{out.Recipient}, Message: out.Text, Attachments: out.Attachments}
 	if q := out.Quote; q != nil {
 		b.QuoteTimestamp, b.QuoteAuthor, b.QuoteMessage = &q.Timestamp, &q.Author, &q.Text
+	}
+	if out.NotifySelf {
+		b.NotifySelf = &out.NotifySelf
 	}
 	return b
 }

@@ -131,6 +131,8 @@ func TestSendBodyQuote(t *testing.T) {
 		{"hidden number", Incoming{SenderUUID: "a2b8d2cf-6c4f-4d43-9e3b-1f5e8a1c2d3e", Text: "!ja", Timestamp: 9},
 			Outgoing{Recipient: "group.x", Text: "hi"},
 			`{"number":"+48500000001","recipients":["group.x"],"message":"hi","quote_timestamp":9,"quote_author":"a2b8d2cf-6c4f-4d43-9e3b-1f5e8a1c2d3e","quote_message":"!ja"}`},
+		{"note to self", Incoming{}, Outgoing{Recipient: "+48500000001", Text: "hi", NotifySelf: true},
+			`{"number":"+48500000001","recipients":["+48500000001"],"message":"hi","notify_self":true}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

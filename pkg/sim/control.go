@@ -15,6 +15,7 @@ func (s *Sim) controlRoutes(m *http.ServeMux) {
 	m.HandleFunc("POST /_sim/messages", s.handleControlMessage)
 	m.HandleFunc("POST /_sim/burst", s.handleBurst)
 	m.HandleFunc("POST /_sim/frames", s.handleRawFrame)
+	m.HandleFunc("POST /_sim/echo", s.handleEcho)
 	m.HandleFunc("POST /_sim/disconnect", s.handleDisconnect)
 	m.HandleFunc("GET /_sim/sent", func(w http.ResponseWriter, _ *http.Request) {
 		writeJSON(w, http.StatusOK, s.Sent())
@@ -54,6 +55,8 @@ type controlMessage struct {
 	TargetAuthor string         `json:"target_author"`
 	Mentions     []string       `json:"mentions"`
 	Attachments  []InAttachment `json:"attachments"`
+	To           string         `json:"to"`
+	Device       int            `json:"device"`
 }
 
 // message converts c to a Message.
@@ -61,7 +64,7 @@ func (c controlMessage) message() Message {
 	m := Message{
 		From: c.From, UUID: c.UUID, Name: c.Name, Text: c.Text, Kind: c.Kind,
 		Timestamp: c.Timestamp, Target: c.Target, Attachments: c.Attachments,
-		TargetAuthor: c.TargetAuthor, Mentions: c.Mentions,
+		TargetAuthor: c.TargetAuthor, Mentions: c.Mentions, To: c.To, Device: c.Device,
 	}
 	if signalid.IsUUID(c.From) {
 		m.From, m.UUID = "", c.From

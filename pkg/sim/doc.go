@@ -28,11 +28,20 @@
 // /v1/groups lists members as strings, a member whose number is hidden by the uuid; with
 // ?expand=true (from release 0.99, Config.Version) as {"number","uuid"} objects.
 //
+// # The account's own messages
+//
+// KindSync is a sync "sent" transcript, signal-cli's syncMessage.sentMessage: what the
+// account sent from another of its devices (Message.Device; 1 is the phone). Its source is
+// the bot's number; it goes to a group (destinations null) or to Message.To, the bot's own
+// number being Note-to-Self. EchoSent turns recorded sends into such transcripts, the
+// bot's own sends coming back. Sent records notify_self as the request gave it.
+//
 // # Control endpoints
 //
-//	POST   /_sim/messages    {"from","uuid","name","group","text","kind","timestamp","target","target_author","mentions","attachments"} → 202 {"timestamp"}
+//	POST   /_sim/messages    {"from","uuid","name","group","text","kind","timestamp","target","target_author","mentions","attachments","to","device"} → 202 {"timestamp"}
 //	POST   /_sim/burst       {"n","text","group","senders"} → 202 {"offered","delivered","dropped_…","first_timestamp","last_timestamp"}
 //	POST   /_sim/frames      the body is offered verbatim as one frame → 202
+//	POST   /_sim/echo        {"last","text","device"}: sync transcripts of recorded sends (Echo) → 202 Outcome
 //	POST   /_sim/disconnect  closes every websocket → 200 {"closed":n}
 //	GET    /_sim/sent        the recorded sends; DELETE forgets them
 //	GET    /_sim/stats       Stats

@@ -8,6 +8,8 @@ import (
 	"image"
 	"image/color"
 	"image/png"
+
+	"signal-bot/pkg/signalid"
 )
 
 // Offsets of the server timestamps from the envelope timestamp, as in the examples of docs/wire-format.md §1.
@@ -36,7 +38,7 @@ func (s *Sim) buildFrame(m Message) ([]byte, int64, error) {
 		snd = sender{number: strPtr(s.number), uuid: UUIDOf(s.number), name: strPtr(m.Name)}
 	}
 	env := envelope{
-		SourceNumber: snd.number, SourceUUID: &snd.uuid, SourceName: snd.name, SourceDevice: 1,
+		SourceNumber: snd.number, SourceUUID: &snd.uuid, SourceName: snd.name, SourceDevice: max(m.Device, 1),
 		Timestamp: ts, ServerReceivedTimestamp: ts + serverReceivedOffset,
 		ServerDeliveredTimestamp: ts + serverDeliveredOffset,
 	}
@@ -140,17 +142,25 @@ func (s *Sim) dataMessage(ts int64, text *string, g *Group, groupType string, at
 	return dm
 }
 
-// sentMessage builds the sync transcript of a message the bot account sent to m's sender
-// or group.
+// sentMessage builds the sync transcript of a message the bot account sent, as signal-cli's
+// JsonSyncDataMessage has it: to m's group (every destination null), else to m.To (the
+// account itself for Note-to-Self), else to m's sender.
 func (s *Sim) sentMessage(ts int64, m Message, g *Group) *sentMessage {
 	sm := &sentMessage{dataMessage: *s.dataMessage(ts, strPtr(m.Text), g, "DELIVER", m.Attachments)}
-	if g == nil {
-		to := senderOf(m)
-		sm.DestinationNumber, sm.DestinationUUID = to.number, &to.uuid
-		sm.Destination = to.number
-		if sm.Destination == nil {
-			sm.Destination = &to.uuid
-		}
+	if g != nil {
+		return sm
+	}
+	to := senderOf(m)
+	switch {
+	case signalid.IsUUID(m.To):
+		to = sender{uuid: m.To}
+	case m.To != "":
+		to = sender{number: &m.To, uuid: UUIDOf(m.To)}
+	}
+	sm.DestinationNumber, sm.DestinationUUID = to.number, &to.uuid
+	sm.Destination = to.number
+	if sm.Destination == nil {
+		sm.Destination = &to.uuid
 	}
 	return sm
 }

@@ -128,6 +128,38 @@ func TestFrameShapes(t *testing.T) {
 				wantKeys(t, sm, append([]string{"destination", "destinationNumber", "destinationUuid"}, dataHeader...)...)
 				wantValue(t, sm, "destination", "+48111")
 				wantValue(t, sm, "message", "typed on the phone")
+				wantValue(t, env, "sourceDevice", "1")
+			}},
+		// The owner's !pomoc in Note-to-Self, typed on a linked desktop: the destination is
+		// the account itself, by number and uuid.
+		{"sync in note to self", Message{Kind: KindSync, To: DefaultNumber, Device: 3, Text: "!pomoc"}, "syncMessage",
+			func(t *testing.T, env, body map[string]any) {
+				wantValue(t, env, "sourceNumber", DefaultNumber)
+				wantValue(t, env, "sourceDevice", "3")
+				sm := wantObject(t, body, "sentMessage")
+				wantValue(t, sm, "destination", DefaultNumber)
+				wantValue(t, sm, "destinationNumber", DefaultNumber)
+				wantValue(t, sm, "destinationUuid", UUIDOf(DefaultNumber))
+				wantValue(t, sm, "timestamp", env["timestamp"])
+				wantValue(t, sm, "message", "!pomoc")
+				wantAbsent(t, sm, "groupInfo")
+			}},
+		// In a group every destination is null and groupInfo names the group.
+		{"sync in group", Message{Kind: KindSync, Group: "testbot", Text: "!pomoc"}, "syncMessage",
+			func(t *testing.T, env, body map[string]any) {
+				sm := wantObject(t, body, "sentMessage")
+				wantKeys(t, sm, append([]string{"destination", "destinationNumber", "destinationUuid", "groupInfo"}, dataHeader...)...)
+				for _, k := range []string{"destination", "destinationNumber", "destinationUuid"} {
+					wantValue(t, sm, k, nil)
+				}
+				wantValue(t, wantObject(t, sm, "groupInfo"), "groupId", g.InternalID)
+			}},
+		{"sync to a hidden number", Message{Kind: KindSync, To: "1e5f7c1a-3b7e-4c55-9a0b-5d1f0e2a7c11", Text: "hi"}, "syncMessage",
+			func(t *testing.T, env, body map[string]any) {
+				sm := wantObject(t, body, "sentMessage")
+				wantValue(t, sm, "destination", "1e5f7c1a-3b7e-4c55-9a0b-5d1f0e2a7c11")
+				wantValue(t, sm, "destinationNumber", nil)
+				wantValue(t, sm, "destinationUuid", "1e5f7c1a-3b7e-4c55-9a0b-5d1f0e2a7c11")
 			}},
 	}
 	for _, tt := range tests {

@@ -10,7 +10,7 @@ const (
 	KindText           Kind = iota // dataMessage with text (and any attachments)
 	KindReceipt                    // receiptMessage; Text "read" or "viewed" picks the type, else delivery
 	KindTyping                     // typingMessage; Text "STOPPED" stops, else STARTED
-	KindSync                       // the bot's own send echoed: source = bot number, syncMessage.sentMessage
+	KindSync                       // a sync "sent" transcript: source = bot number, syncMessage.sentMessage (see Message.To)
 	KindReaction                   // dataMessage.reaction, message null; Text is the emoji (default 👍)
 	KindGroupUpdate                // dataMessage, message null, groupInfo.type UPDATE
 	KindAttachmentOnly             // dataMessage, message null, attachments

@@ -32,6 +32,12 @@ type Message struct {
 	// Mentions are the members (a number or uuid each) that the U+FFFC placeholders of Text
 	// stand for, in order, as Signal clients write an @mention (KindText).
 	Mentions []string
+	// To is, for KindSync outside a group, the transcript's destination: a number or a uuid;
+	// the bot's own number is Note-to-Self; "" is the sender From would be.
+	To string
+	// Device is the envelope's sourceDevice; 0 is 1, the phone. For KindSync any other is a
+	// linked device of the account (Signal Desktop, another signal-cli, the bot's own).
+	Device int
 }
 
 // InAttachment is a file attached to an incoming message. The simulator stores its bytes so

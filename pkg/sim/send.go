@@ -224,6 +224,7 @@ func (s *Sim) sentOf(p *sendPlan, ts int64) Sent {
 	if q.EditTimestamp != nil {
 		x.EditTimestamp = *q.EditTimestamp
 	}
+	x.NotifySelf = q.NotifySelf
 	for _, a := range p.attachments {
 		mt, w, h := sniff(a.data)
 		sum := sha256.Sum256(a.data)

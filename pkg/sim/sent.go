@@ -17,8 +17,9 @@ type Sent struct {
 	QuoteAuthor    string           `json:"quote_author,omitempty"`    // its author, a number or uuid, with QuoteTimestamp only
 	QuoteMessage   string           `json:"quote_message,omitempty"`   // its text as the request gave it, with QuoteTimestamp only
 	EditTimestamp  int64            `json:"edit_timestamp,omitempty"`
-	Timestamp      int64            `json:"timestamp"` // the timestamp of the 201 answer
-	At             time.Time        `json:"at"`        // when the simulator answered
+	NotifySelf     *bool            `json:"notify_self,omitempty"` // as requested; nil: not given (the REST API then assumes true)
+	Timestamp      int64            `json:"timestamp"`             // the timestamp of the 201 answer
+	At             time.Time        `json:"at"`                    // when the simulator answered
 }
 
 // SentAttachment describes one decoded attachment of a send. MIME is sniffed from the
