@@ -14,7 +14,6 @@ import (
 	"signal-bot/pkg/bot"
 	"signal-bot/pkg/commands"
 	"signal-bot/pkg/config"
-	"signal-bot/pkg/httpapi"
 	"signal-bot/pkg/journal"
 	"signal-bot/pkg/signalapi"
 	"signal-bot/pkg/telemetry"
@@ -117,18 +116,8 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 	}
 	a.bot.LearnSelf(listed)
 	g.intake, g.api, g.pictures, g.gate = a.intake, a.api, pics, p.safety.gate
-	if done, err = a.newServer(addr, passed, httpapi.Deps{
-		Pipeline: a.intake, OwnTime: own, Connected: a.connected, Bot: a.bot, Groups: a.groups, Registry: reg,
-		Account: cfg.Signal.Number, Log: a.log, Metrics: p.metrics.Handler(),
-		State: p.state.store.Stats, Journal: p.state.journal.Stats, Heard: a.intake.Heard, Webhook: a.webhookStats,
-	}, t.base, o.Sandbox); err != nil {
+	if err := a.serve(addr, passed, p, t, own, reg, o.Sandbox); err != nil {
 		return nil, err
-	}
-	a.closers = append(a.closers, done)
-	if a.hook != nil {
-		if err := p.metrics.ObserveWebhook(a.hook.Stats); err != nil {
-			return nil, fmt.Errorf("webhook metrics: %w", err)
-		}
 	}
 	return a, nil
 }

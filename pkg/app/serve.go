@@ -7,9 +7,11 @@ import (
 	"net/http"
 	"time"
 
+	"signal-bot/pkg/commands"
 	"signal-bot/pkg/config"
 	"signal-bot/pkg/httpapi"
 	"signal-bot/pkg/signalapi"
+	"signal-bot/pkg/telemetry"
 )
 
 // listenAddr is the address the bot's endpoints will listen on, HTTP_ADDR or
@@ -124,4 +126,24 @@ func (a *App) connected() bool {
 		return a.hook.Connected()
 	}
 	return a.api.Connected()
+}
+
+// serve builds the HTTP server on addr (or the passed listener) with what
+// New built, and exports the webhook's figures.
+func (a *App) serve(addr string, passed net.Listener, p botParts, t transports, own *telemetry.OwnTime, reg *commands.Registry, sandbox bool) error {
+	done, err := a.newServer(addr, passed, httpapi.Deps{
+		Pipeline: a.intake, OwnTime: own, Connected: a.connected, Bot: a.bot, Groups: a.groups, Registry: reg,
+		Account: a.cfg.Signal.Number, Log: a.log, Metrics: p.metrics.Handler(),
+		State: p.state.store.Stats, Journal: p.state.journal.Stats, Heard: a.intake.Heard, Webhook: a.webhookStats,
+	}, t.base, sandbox)
+	if err != nil {
+		return err
+	}
+	a.closers = append(a.closers, done)
+	if a.hook != nil {
+		if err := p.metrics.ObserveWebhook(a.hook.Stats); err != nil {
+			return fmt.Errorf("webhook metrics: %w", err)
+		}
+	}
+	return nil
 }
