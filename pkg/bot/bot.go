@@ -69,9 +69,10 @@ type Deps struct {
 type Recorder interface {
 	CommandFailed(command string, err error)
 	SendFailed(err error)
-	ReplyShed(reason string)    // a reply not sent: budget, pause or quiet refusal
-	FrameIgnored(reason string) // a command from a chat outside ANSWER_IN
-	StateFailed(command string) // recording a use failed
+	ReplyShed(reason string)      // a reply not sent: budget, pause or quiet refusal
+	FrameIgnored(reason string)   // a command from a chat outside ANSWER_IN
+	StateFailed(command string)   // recording a use failed
+	ScheduledPost(outcome string) // what became of a scheduled post (Intake.Post)
 }
 
 type noRecorder struct{}
@@ -81,6 +82,7 @@ func (noRecorder) SendFailed(error)            {}
 func (noRecorder) ReplyShed(string)            {}
 func (noRecorder) FrameIgnored(string)         {}
 func (noRecorder) StateFailed(string)          {}
+func (noRecorder) ScheduledPost(string)        {}
 
 // Bot decides what each frame gets; its Intake takes them in.
 type Bot struct {

@@ -37,6 +37,7 @@ type Intake struct {
 // frame is one accepted frame on its way through the scheduler.
 type frame struct {
 	msg    *Message
+	post   *Post  // a scheduled post instead of a message (Intake.Post)
 	key    string // the sender's, for a command; "": it takes no turn
 	readAt time.Time
 	root   trace.Span // the frame's root span; run ends it
@@ -149,6 +150,10 @@ func (in *Intake) run(ctx context.Context, s *pipeline.Slot, f *frame) {
 		}
 		f.root.SetAttributes(telemetry.AttrOutcome.String(outcome))
 		f.root.SetStatus(codes.Error, "wait for the sender's turn: "+err.Error())
+		return
+	}
+	if f.post != nil {
+		in.bot.handlePost(ctx, s, f.post)
 		return
 	}
 	in.bot.Handle(ctx, s, f.msg)
