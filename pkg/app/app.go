@@ -16,6 +16,7 @@ import (
 	"signal-bot/pkg/config"
 	"signal-bot/pkg/httpapi"
 	"signal-bot/pkg/journal"
+	"signal-bot/pkg/schedule"
 	"signal-bot/pkg/signalapi"
 	"signal-bot/pkg/telemetry"
 )
@@ -33,6 +34,9 @@ type Options struct {
 	// Served, when set, is given the timing block of every frame that reached
 	// a command, after its served line is logged (the sandbox prints it).
 	Served func(telemetry.Block)
+	// Clock is what the scheduled posts (SCHEDULE) read the time from; nil:
+	// the system's clock. Tests move it.
+	Clock schedule.Clock
 }
 
 // App is one running bot: what Run needs, and the closers of what New built.
@@ -42,7 +46,8 @@ type App struct {
 	api    *signalapi.Client
 	bot    *bot.Bot
 	intake *bot.Intake
-	left   []journal.Entry // what the last process left in the journal, replayed by Run
+	sched  *schedule.Scheduler // SCHEDULE's posts
+	left   []journal.Entry     // what the last process left in the journal, replayed by Run
 	http   *http.Server
 	ln     net.Listener
 	hook   *signalapi.Webhook // RECEIVE_MODE=webhook; nil: the websocket receives
@@ -109,6 +114,9 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 		return nil, err
 	}
 	g.intake, g.api, g.pictures, g.gate = a.intake, a.api, pics, p.safety.gate
+	if a.sched, err = newScheduler(cfg, o.Clock, p, reg, a.intake); err != nil {
+		return nil, err
+	}
 	if done, err = a.newServer(addr, passed, httpapi.Deps{
 		Pipeline: a.intake, OwnTime: own, Connected: a.connected, Bot: a.bot, Groups: a.groups, Registry: reg,
 		Account: cfg.Signal.Number, Log: a.log, Metrics: p.metrics.Handler(),
@@ -153,6 +161,11 @@ func (a *App) Run(ctx context.Context) error {
 		defer close(membersDone)
 		a.keepMembers(ctx)
 	}()
+	schedDone := make(chan struct{})
+	go func() {
+		defer close(schedDone)
+		a.sched.Run(ctx)
+	}()
 	var err error
 	select {
 	case <-ctx.Done():
@@ -163,6 +176,7 @@ func (a *App) Run(ctx context.Context) error {
 	a.log.Info("shutting down", "queued", a.intake.Stats().Depth, "active", a.intake.Stats().Active)
 	<-recvDone
 	<-membersDone
+	<-schedDone // no post is handed to the intake after it closes
 	sctx, cancel := context.WithTimeout(context.Background(), a.cfg.Pipeline.ShutdownTimeout)
 	defer cancel()
 	if a.hook != nil {

@@ -22,6 +22,7 @@ import (
 	"signal-bot/pkg/app"
 	"signal-bot/pkg/config"
 	"signal-bot/pkg/fakeup"
+	"signal-bot/pkg/schedule"
 	"signal-bot/pkg/sim"
 	"signal-bot/pkg/telemetry"
 )
@@ -36,6 +37,9 @@ type Harness struct {
 	Sends *Inflight         // concurrent /v2/send calls seen by the simulator
 	Bot   *app.App
 	Logs  *SyncBuffer // every log line of the bot, at debug level
+	// Clock is the scheduled posts' clock (app.Options.Clock); nil: the
+	// system's. Set it before Start.
+	Clock schedule.Clock
 	stop  context.CancelFunc
 	done  chan error
 }
@@ -136,7 +140,7 @@ func (h *Harness) Start() {
 		slog.NewTextHandler(testWriter{h.T}, &slog.HandlerOptions{Level: slog.LevelWarn}),
 		slog.NewTextHandler(h.Logs, &slog.HandlerOptions{Level: slog.LevelDebug}),
 	)))
-	h.Bot, err = app.New(context.Background(), cfg, app.Options{Log: log, Version: "test"})
+	h.Bot, err = app.New(context.Background(), cfg, app.Options{Log: log, Version: "test", Clock: h.Clock})
 	if err != nil {
 		h.T.Fatal(err)
 	}

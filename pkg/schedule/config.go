@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	_ "time/tzdata" // TZ names resolve in the container image too, which has no zone files
 )
 
 // Config is the plan of scheduled posts and its clock's zone, read from the
