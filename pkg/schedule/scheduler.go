@@ -185,13 +185,22 @@ func (s *Scheduler) write(recs ...store.Record) (ticket uint64, err error) {
 	return ticket, err
 }
 
+// recheck bounds a wait for the next slot: the wall clock is read again at
+// least this often, so a clock step (NTP) or a suspend, during which timers
+// on the monotonic clock stand still, makes no slot late by more than this.
+const recheck = time.Minute
+
 // Run fires the slots as their times come, until ctx ends.
 func (s *Scheduler) Run(ctx context.Context) {
 	for {
-		s.fireDue(ctx, s.d.Clock.Now())
+		now := s.d.Clock.Now()
+		s.fireDue(ctx, now)
 		var timer <-chan struct{}
 		stop := func() {}
 		if at, ok := s.nextAt(); ok {
+			if limit := now.Add(recheck); at.After(limit) {
+				at = limit
+			}
 			timer, stop = s.d.Clock.Timer(at)
 		}
 		select {

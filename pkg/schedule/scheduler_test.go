@@ -254,3 +254,20 @@ type chatError string
 func (e chatError) Error() string { return string(e) }
 
 const errNoChat = chatError("no such chat")
+
+// Run reads the clock again at least every recheck: a timer on the monotonic
+// clock stands still while the machine sleeps.
+func TestRunRereadsTheClock(t *testing.T) {
+	r := newRig(t, "rodzina=kot@08:00", at("2026-12-02 07:00:00"))
+	r.start()
+	r.armed()
+	r.clock.mu.Lock()
+	var ats []time.Time
+	for tm := range r.clock.timers {
+		ats = append(ats, tm.at)
+	}
+	r.clock.mu.Unlock()
+	if len(ats) != 1 || !ats[0].Equal(at("2026-12-02 07:01:00")) {
+		t.Errorf("timers at %v; want one at 07:01, a minute on", ats)
+	}
+}
