@@ -45,16 +45,17 @@ func armed(t *testing.T, c *schedule.Manual) {
 }
 
 // waitPool waits (60 s at most: shrinking under -race is slow) until the
-// kot pool holds a picture.
-func waitPool(t *testing.T, h *botest.Harness) {
+// kot pool holds n pictures: no refill is running then, which the stop
+// would wait for.
+func waitPool(t *testing.T, h *botest.Harness, n float64) {
 	t.Helper()
 	for range 3000 {
-		if value(scrape(t, h), "signal_bot_pool_ready", map[string]string{"command": "kot"}) >= 1 {
+		if value(scrape(t, h), "signal_bot_pool_ready", map[string]string{"command": "kot"}) >= n {
 			return
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	t.Fatal("the kot pool did not fill within 60 s")
+	t.Fatalf("the kot pool did not reach %v pictures within 60 s", n)
 }
 
 // waitPosts waits (60 s at most: a post may wait for the budget, under -race
@@ -70,7 +71,7 @@ func waitPosts(t *testing.T, h *botest.Harness, outcome string, n float64) {
 	t.Fatalf("scheduled posts %s: not %v within 60 s", outcome, n)
 }
 
-var scheduledServed = regexp.MustCompile(`msg=served command=kot .*send_wait_ms=(\S+) .*trace_id=\S+ scheduled=true`)
+var scheduledServed = regexp.MustCompile(`msg=served command=\S+ .*send_wait_ms=(\S+) .*trace_id=\S+ scheduled=true`)
 
 func TestScheduledPostOnce(t *testing.T) {
 	h, clock := scheduledBot(t, "2026-12-02 07:59:57", map[string]string{"POOL_SIZE_KOT": "2"})
@@ -82,7 +83,7 @@ func TestScheduledPostOnce(t *testing.T) {
 			"served": value(m, "signal_bot_scheduled_posts_total", map[string]string{"outcome": "served"}),
 		}
 	}
-	waitPool(t, h)
+	waitPool(t, h, 2)
 	armed(t, clock)
 	clock.Set(utc("2026-12-02 08:00:00"))
 	sent := h.WaitSent(1)
@@ -105,10 +106,12 @@ func TestScheduledPostOnce(t *testing.T) {
 	}
 	clock.Set(utc("2026-12-02 08:00:40"))
 	armed(t, clock)
-	h.Stop() // lets anything queued finish
+	waitPool(t, h, 2) // refilled
+	h.Stop()          // lets anything queued finish
 	// Restarted within the same minute, on the same state file: nothing again.
 	h.Start()
 	armed(t, clock)
+	waitPool(t, h, 2)
 	h.Stop()
 	if n := len(h.Sim.Sent()); n != 1 {
 		t.Errorf("%d sends; want exactly one post", n)
@@ -163,12 +166,11 @@ func TestScheduledPostMeetsTheBudget(t *testing.T) {
 		{"a token soon: it waits", map[string]string{"SEND_BUDGET_CHAT": "1/6s", "SEND_WAIT_MAX": "10s"}, false, 2, "served", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			// From the pool, so the post reaches the budget at once: an
-			// inline fetch and shrink could outlast the token's refill.
-			tc.env["SEND_BUDGET"], tc.env["POOL_SIZE_KOT"] = "on", "1"
+			// A text post, so it reaches the budget at once: a picture's
+			// fetch and shrink could outlast the token's refill under -race.
+			tc.env["SEND_BUDGET"], tc.env["SCHEDULE"] = "on", "testbot=pomoc@08:00"
 			h, clock := scheduledBot(t, "2026-12-02 07:59:00", tc.env)
 			h.Start()
-			waitPool(t, h)
 			if tc.fault {
 				h.Sim.SetFaults(sim.Faults{Send: sim.Fault{Kind: sim.FaultRateLimit, Next: 1}})
 			}
