@@ -118,15 +118,35 @@ func testActivationKeepsPosts(t *testing.T, bin string) {
 }
 
 // journalSettled waits until the bot's journal has no frame pending and its state
-// file nothing left to commit.
+// file nothing left to commit: every entry's removal on disk (onDisk).
 func journalSettled(t *testing.T, p *proc) {
 	t.Helper()
-	waitFor(t, "journal and state committed", func() bool {
-		h := p.health(t)
-		j, _ := h["journal"].(map[string]any)
-		st, _ := h["state"].(map[string]any)
-		return j != nil && st != nil && j["pending"] == float64(0) && st["pending"] == float64(0)
+	onDisk(t, p, "journal settled", func(h map[string]any) bool { return journalOf(h)["pending"] == float64(0) })
+}
+
+// onDisk waits until /healthz satisfies cond and then until, in a later
+// answer, the state writer has nothing pending, so that what cond saw (the
+// journal entries, attempts or removals, and the uses queued before them)
+// survives a kill -9. state.pending is the records added minus those
+// committed, and it falls only once a commit has succeeded, so a 0 read
+// after cond held covers every record queued before. They are two answers
+// on purpose: one /healthz answer reads the writer's figures before the
+// journal's, and may show a frame journaled (or finished) between the two
+// reads beside a state.pending that does not count its record; a kill -9
+// then loses it.
+func onDisk(t *testing.T, p *proc, what string, cond func(h map[string]any) bool) {
+	t.Helper()
+	waitFor(t, what, func() bool { return cond(p.health(t)) })
+	waitFor(t, what+": on disk", func() bool {
+		st, _ := p.health(t)["state"].(map[string]any)
+		return st != nil && st["pending"] == float64(0)
 	})
+}
+
+// journalOf is /healthz's journal object (nil if it has none).
+func journalOf(h map[string]any) map[string]any {
+	j, _ := h["journal"].(map[string]any)
+	return j
 }
 
 // startActivated starts bin as systemd would with socket activation: f as fd

@@ -34,6 +34,9 @@ type Options struct {
 	// Served, when set, is given the timing block of every frame that reached
 	// a command, after its served line is logged (the sandbox prints it).
 	Served func(telemetry.Block)
+	// Commands are added to the bot's own (tests: a command that panics or
+	// hangs); nil in the program.
+	Commands []*commands.Command
 	// Clock is what the scheduled posts (SCHEDULE) read the time from; nil:
 	// the system's clock. Tests move it.
 	Clock schedule.Clock
@@ -57,6 +60,8 @@ type App struct {
 	inherited bool
 	groups    bot.Groups // to check once serving, when inherited; and ANSWER_IN's members
 	audience  *bot.Audience
+	// panicked counts a panic recovered in a background loop (guard).
+	panicked func(name string)
 	// closers close what New built, in reverse build order (close).
 	closers []closer
 }
@@ -90,6 +95,7 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 	if err != nil {
 		return nil, err
 	}
+	a.panicked = func(name string) { p.metrics.Panicked("background:" + name) }
 	if a.api, err = connectAPI(ctx, cfg, t.base, p.tp, a.log); err != nil {
 		return nil, err
 	}
@@ -103,12 +109,12 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 	// else Run checks them once it serves: a webhook POST queued on the socket
 	// holds the REST API's read loop, which carries the answer to this call,
 	// until this process accepts it.
-	pics, done, err := startPictures(ctx, cfg, t, p.tp, a.log)
+	pics, done, err := startPictures(ctx, cfg, t, p.tp, a.log, a.panicked)
 	if err != nil {
 		return nil, err
 	}
 	a.closers = append(a.closers, done)
-	p.api, p.pictures = a.api, pics
+	p.api, p.pictures, p.commands = a.api, pics, o.Commands
 	var reg *commands.Registry
 	if a.bot, a.intake, reg, err = newBot(cfg, p); err != nil {
 		return nil, err
@@ -148,23 +154,23 @@ func (a *App) Run(ctx context.Context) error {
 	go func() {
 		defer close(checked)
 		if a.inherited {
-			a.checkGroups(ctx, a.groups)
+			a.guard(ctx, "groups", func(ctx context.Context) { a.checkGroups(ctx, a.groups) })
 		}
 	}()
 	recvDone := make(chan struct{})
 	go func() {
 		defer close(recvDone)
-		a.receive(ctx)
+		a.guard(ctx, "receive", a.receive)
 	}()
 	membersDone := make(chan struct{})
 	go func() {
 		defer close(membersDone)
-		a.keepMembers(ctx)
+		a.guard(ctx, "members", a.keepMembers)
 	}()
 	schedDone := make(chan struct{})
 	go func() {
 		defer close(schedDone)
-		a.sched.Run(ctx)
+		a.guard(ctx, "schedule", a.sched.Run)
 	}()
 	var err error
 	select {

@@ -25,7 +25,8 @@ type botParts struct {
 	api      *signalapi.Client
 	safety   safety
 	pictures map[string]commands.PictureSource
-	base     http.RoundTripper // under the typing client
+	base     http.RoundTripper   // under the typing client
+	commands []*commands.Command // Options.Commands: tests only
 }
 
 // newBot builds the bot over p, with the commands' registry (buildRegistry)
@@ -33,7 +34,7 @@ type botParts struct {
 // metrics observe the health figures. Nothing in it needs closing.
 func newBot(cfg config.Config, p botParts) (*bot.Bot, *bot.Intake, *commands.Registry, error) {
 	overrides := bot.NewOverrides()
-	reg, err := buildRegistry(cfg, p.safety.groups, overrides, p.state.store, p.pictures)
+	reg, err := buildRegistry(cfg, p.safety.groups, overrides, p.state.store, p.pictures, p.commands...)
 	if err != nil {
 		return nil, nil, nil, err
 	}

@@ -148,11 +148,8 @@ func testReplayKeepsOrder(t *testing.T, bin string) {
 	p := startBot(t, bin, w.env)
 	subscribed(t, w)
 	w.say(t, who, "!kot")
-	waitFor(t, "A accepted, running, and on disk", func() bool {
-		h := p.health(t)
-		j, _ := h["journal"].(map[string]any)
-		st, _ := h["state"].(map[string]any)
-		return h["active"] == float64(1) && j != nil && j["pending"] == float64(1) && st != nil && st["pending"] == float64(0)
+	onDisk(t, p, "A accepted and running", func(h map[string]any) bool {
+		return h["active"] == float64(1) && journalOf(h)["pending"] == float64(1)
 	})
 	if code := p.stop(t, syscall.SIGKILL); code != -1 {
 		t.Fatalf("exit code %d after SIGKILL; want -1 (killed)", code)
@@ -197,11 +194,8 @@ func testReplayTooOld(t *testing.T, bin string) {
 	for i := range frames {
 		w.say(t, fmt.Sprintf("+4878200%04d", i), "!pomoc")
 	}
-	waitFor(t, "every frame journaled and on disk", func() bool {
-		h := p.health(t)
-		j, _ := h["journal"].(map[string]any)
-		st, _ := h["state"].(map[string]any)
-		return j != nil && j["pending"] == float64(frames) && st != nil && st["pending"] == float64(0)
+	onDisk(t, p, "every frame journaled", func(h map[string]any) bool {
+		return journalOf(h)["pending"] == float64(frames)
 	})
 	if code := p.stop(t, syscall.SIGKILL); code != -1 {
 		t.Fatalf("exit code %d after SIGKILL; want -1 (killed)", code)

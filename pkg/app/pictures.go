@@ -19,8 +19,8 @@ import (
 // policy and traced as the upstream leg, and the picture sources in front of
 // them (pictures.Start), keyed by command. Its closer stops the refills: it
 // must run before the tracer provider shuts down, since refill spans end on
-// the way.
-func startPictures(ctx context.Context, cfg config.Config, t transports, tp trace.TracerProvider, log *slog.Logger) (
+// the way. panicked counts a panic recovered in a refill.
+func startPictures(ctx context.Context, cfg config.Config, t transports, tp trace.TracerProvider, log *slog.Logger, panicked func(name string)) (
 	map[string]commands.PictureSource, closer, error,
 ) {
 	hc := &http.Client{
@@ -32,7 +32,7 @@ func startPictures(ctx context.Context, cfg config.Config, t transports, tp trac
 		return nil, nil, err
 	}
 	fetchers := map[string]pictures.Fetcher{"cat": cat, "kot": upstream.NewCommons(hc, cfg.Upstreams.Commons())}
-	srcs, stop := pictures.Start(ctx, cfg.Pictures, cfg.Upstreams.Timeout, fetchers, tp, log)
+	srcs, stop := pictures.Start(ctx, cfg.Pictures, cfg.Upstreams.Timeout, fetchers, tp, log, panicked)
 	return srcs, stop, nil
 }
 

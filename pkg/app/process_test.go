@@ -48,6 +48,8 @@ func TestProcess(t *testing.T) {
 	t.Run("kill -9 with 200 frames accepted: the journal replays them", func(t *testing.T) { testKillReplaysJournal(t, bin) })
 	t.Run("a replayed frame keeps its place before the sender's next", func(t *testing.T) { testReplayKeepsOrder(t, bin) })
 	t.Run("frames older than REPLAY_MAX_AGE are dropped, not answered", func(t *testing.T) { testReplayTooOld(t, bin) })
+	t.Run("a frame replayed REPLAY_MAX_ATTEMPTS times is dropped as poison", func(t *testing.T) { testPoisonFrameDropped(t, bin) })
+	t.Run("a replay meets its own use: answered again, never refused", func(t *testing.T) { testReplayAnswersItsOwnUse(t, bin) })
 	t.Run("a frame answered before a restart is not answered again", func(t *testing.T) { testDuplicateAfterRestart(t, bin) })
 	t.Run("a webhook POST answered 200 survives kill -9", func(t *testing.T) { testWebhookAnswerIsDurable(t, bin) })
 	t.Run("flood from one sender is dropped, not held", func(t *testing.T) { testSenderFlood(t, bin) })

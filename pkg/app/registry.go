@@ -40,13 +40,15 @@ func commandList(cfg config.Config, overrides *bot.Overrides, st *store.Store, s
 }
 
 // buildRegistry makes the commands of commandList with their summaries in
-// REPLY_LANG and COOLDOWNS and SCOPES merged over their defaults.
-func buildRegistry(cfg config.Config, groups bot.Groups, overrides *bot.Overrides, st *store.Store, srcs map[string]commands.PictureSource) (*commands.Registry, error) {
+// REPLY_LANG, and extra (Options.Commands, tests only, as they are), with
+// COOLDOWNS and SCOPES merged over their defaults.
+func buildRegistry(cfg config.Config, groups bot.Groups, overrides *bot.Overrides, st *store.Store, srcs map[string]commands.PictureSource, extra ...*commands.Command) (*commands.Registry, error) {
 	cmds := commandList(cfg, overrides, st, srcs)
 	texts := commands.TextsFor(cfg.Commands.ReplyLang)
 	for _, c := range cmds {
 		c.Summary = texts.Summary(c.Name) // in REPLY_LANG
 	}
+	cmds = append(cmds, extra...)
 	if err := applyOverrides(cmds, cfg.Commands, groups); err != nil {
 		return nil, err
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"signal-bot/pkg/botest"
+	"signal-bot/pkg/commands"
 	"signal-bot/pkg/schedule"
 	"signal-bot/pkg/sim"
 )
@@ -197,5 +198,25 @@ func TestScheduledPostMeetsTheBudget(t *testing.T) {
 				t.Errorf("%d sends; want %d", n, tc.sends)
 			}
 		})
+	}
+}
+
+// A scheduled post whose command panics costs that post only: counted as a
+// panic and as a post in error, nothing sent (nobody asked: no apology), and
+// the bot answers the next frame.
+func TestScheduledPostPanics(t *testing.T) {
+	h, clock := scheduledBot(t, "2026-12-02 07:59:00", map[string]string{"SCHEDULE": "testbot=wybuch@08:00"})
+	h.Commands = []*commands.Command{panicky()}
+	h.Start()
+	armed(t, clock)
+	clock.Set(utc("2026-12-02 08:00:00"))
+	waitPosts(t, h, "error", 1)
+	if got := value(scrape(t, h), "signal_bot_panics_total", map[string]string{"command": "wybuch"}); got != 1 {
+		t.Errorf("panics counted for wybuch = %v; want 1", got)
+	}
+	waitLog(t, h, "panic in a scheduled post recovered")
+	h.Say(sim.DefaultSender, "testbot", "!pomoc")
+	if sent := h.WaitSent(1); len(sent) != 1 || !strings.Contains(sent[0].Message, "!pomoc") {
+		t.Errorf("after the panic: %+v; want the !pomoc reply alone", sent)
 	}
 }

@@ -42,7 +42,7 @@ func openState(cfg config.Config, log *slog.Logger, m *metrics.Metrics) (_ state
 	}
 	if err := m.ObserveJournal(func() metrics.JournalStats {
 		s := j.Stats()
-		return metrics.JournalStats{Pending: s.Pending, Replayed: s.Replayed, TooOld: s.TooOld, Full: s.Full, Refused: s.Refused}
+		return metrics.JournalStats{Pending: s.Pending, Replayed: s.Replayed, TooOld: s.TooOld, Full: s.Full, Refused: s.Refused, Poison: s.Poison}
 	}); err != nil {
 		return state{}, nil, fmt.Errorf("journal metrics: %w", err)
 	}

@@ -25,7 +25,7 @@ func writeState(t *testing.T, path string) {
 		t.Fatal(err)
 	}
 	for i := range 500 {
-		if _, err := st.Use(fmt.Sprintf("+4874000%04d", i), "direct", "pomoc", time.Now(), 0); err != nil {
+		if _, err := st.Use(fmt.Sprintf("+4874000%04d", i), "direct", "pomoc", time.Now(), 0, store.Ref{}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -72,6 +72,7 @@ type Recorder interface {
 	ReplyShed(reason string)      // a reply not sent: budget, pause or quiet refusal
 	FrameIgnored(reason string)   // a command from a chat outside ANSWER_IN
 	StateFailed(command string)   // recording a use failed
+	Panicked(command string)      // a panic recovered; "background:<name>" for a loop
 	ScheduledPost(outcome string) // what became of a scheduled post (Intake.Post)
 }
 
@@ -82,6 +83,7 @@ func (noRecorder) SendFailed(error)            {}
 func (noRecorder) ReplyShed(string)            {}
 func (noRecorder) FrameIgnored(string)         {}
 func (noRecorder) StateFailed(string)          {}
+func (noRecorder) Panicked(string)             {}
 func (noRecorder) ScheduledPost(string)        {}
 
 // Bot decides what each frame gets; its Intake takes them in.

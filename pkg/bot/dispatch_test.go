@@ -627,6 +627,7 @@ func (r *countingRecorder) SendFailed(error)                      { r.add("send_
 func (r *countingRecorder) ReplyShed(reason string)               { r.add("shed/" + reason) }
 func (r *countingRecorder) FrameIgnored(reason string)            { r.add("ignored/" + reason) }
 func (r *countingRecorder) StateFailed(command string)            { r.add("state_failed/" + command) }
+func (r *countingRecorder) Panicked(command string)               { r.add("panicked/" + command) }
 func (r *countingRecorder) ScheduledPost(outcome string)          { r.add("scheduled/" + outcome) }
 
 func (r *countingRecorder) snapshot() map[string]int {

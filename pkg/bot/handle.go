@@ -11,6 +11,7 @@ import (
 	"signal-bot/pkg/commands"
 	"signal-bot/pkg/pipeline"
 	"signal-bot/pkg/signalapi"
+	"signal-bot/pkg/store"
 	"signal-bot/pkg/telemetry"
 )
 
@@ -26,6 +27,12 @@ type Message struct {
 	// whether it is a command at all.
 	Command, Args string
 	IsCommand     bool
+	// replyDue is set once dispatch has decided the frame gets a reply: a
+	// panic after it gets the apology (recovered), one before it nothing.
+	replyDue bool
+	// replayed: the frame comes from the journal a dead process left
+	// (Intake.Replay); its use may be recorded already (store.Ref).
+	replayed bool
 }
 
 // decode reads and classifies a raw frame, once, at the intake's door, so
@@ -71,6 +78,7 @@ type work struct {
 	outcome string
 	reply   *commands.Reply // a fixed reply (hint, cooldown); nil: run the command
 	silent  bool            // no reply at all: outcome says why
+	ref     store.Ref       // the message the use is for
 }
 
 // Handle runs one message when it is its sender's turn, in the frame's task
@@ -87,6 +95,7 @@ func (b *Bot) Handle(ctx context.Context, s *pipeline.Slot, m *Message) {
 		root.SetAttributes(telemetry.AttrOutcome.String(w.outcome))
 		return
 	}
+	m.replyDue = true
 	outcome := b.handle(ctx, s, w)
 	root.SetAttributes(telemetry.AttrOutcome.String(outcome))
 }
@@ -118,7 +127,7 @@ func (b *Bot) dispatch(ctx context.Context, m *Message) *work {
 	w := &work{in: in, req: commands.Request{
 		Args: args, Sender: in.SenderKey(), SenderName: in.SenderName, Chat: chat, Now: b.d.Now(),
 		Registry: b.d.Registry, Texts: b.d.Texts,
-	}}
+	}, ref: store.Ref{Timestamp: in.Timestamp, Replayed: m.replayed}}
 	cmd, found := b.d.Registry.Resolve(name)
 	switch {
 	case !found:
@@ -139,10 +148,12 @@ func (b *Bot) dispatch(ctx context.Context, m *Message) *work {
 // use checks w's command's cooldown and records the use, in one step in
 // memory (the store commits it later): the work as it is when the use is
 // allowed, a "wait" refusal when it is not, an apology when recording failed.
+// A replayed frame whose use the dead process recorded already is run again,
+// never refused: its user gets the reply again (docs/faults.md §9).
 func (b *Bot) use(ctx context.Context, span trace.Span, w *work) *work {
 	cmd, chat := w.req.Command, w.req.Chat
 	cooldown := b.d.Overrides.Cooldown(chat, cmd, w.req.Now)
-	use, err := b.d.Store.Use(w.req.Sender, chat.Key(), cmd.Name, w.req.Now, cooldown)
+	use, err := b.d.Store.Use(w.req.Sender, chat.Key(), cmd.Name, w.req.Now, cooldown, w.ref)
 	b.state.note(err, w.req.Now)
 	if err != nil {
 		// Not silence: the user hears that something went wrong, /healthz says degraded.
@@ -152,6 +163,9 @@ func (b *Bot) use(ctx context.Context, span trace.Span, w *work) *work {
 		w.outcome = telemetry.OutcomeError
 		w.reply = &commands.Reply{Text: b.d.Texts.Internal()}
 		return w
+	}
+	if use.Again {
+		b.d.Log.InfoContext(ctx, "replayed frame's use recorded before the restart; answering it again", "command", cmd.Name)
 	}
 	if !use.Allowed {
 		w.outcome = telemetry.OutcomeCooldown

@@ -152,11 +152,7 @@ func (in *Intake) run(ctx context.Context, s *pipeline.Slot, f *frame) {
 		f.root.SetStatus(codes.Error, "wait for the sender's turn: "+err.Error())
 		return
 	}
-	if f.post != nil {
-		in.bot.handlePost(ctx, s, f.post)
-		return
-	}
-	in.bot.Handle(ctx, s, f.msg)
+	in.handleSafe(ctx, s, f)
 }
 
 // awaitTurn waits, inside the queue span (span sender.turn), until every

@@ -44,6 +44,7 @@ func (b *Bot) showTyping(ctx context.Context, w *work) (replied func()) {
 	b.typing.Add(1)
 	go func() {
 		defer b.typing.Done()
+		defer b.recoverBackground(ctx, "typing")
 		// Not cancelled with the frame: the indicator is cleared after the
 		// reply, when the frame's task may be over. Each call has its own
 		// timeout (CALL_TIMEOUT).

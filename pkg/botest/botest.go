@@ -20,6 +20,7 @@ import (
 	"github.com/sethvargo/go-envconfig"
 
 	"signal-bot/pkg/app"
+	"signal-bot/pkg/commands"
 	"signal-bot/pkg/config"
 	"signal-bot/pkg/fakeup"
 	"signal-bot/pkg/schedule"
@@ -40,8 +41,11 @@ type Harness struct {
 	// Clock is the scheduled posts' clock (app.Options.Clock); nil: the
 	// system's. Set it before Start.
 	Clock schedule.Clock
-	stop  context.CancelFunc
-	done  chan error
+	// Commands are test-only commands added to the bot's at Start
+	// (app.Options.Commands).
+	Commands []*commands.Command
+	stop     context.CancelFunc
+	done     chan error
 }
 
 // Inflight counts concurrent requests to one path and remembers the peak.
@@ -140,7 +144,7 @@ func (h *Harness) Start() {
 		slog.NewTextHandler(testWriter{h.T}, &slog.HandlerOptions{Level: slog.LevelWarn}),
 		slog.NewTextHandler(h.Logs, &slog.HandlerOptions{Level: slog.LevelDebug}),
 	)))
-	h.Bot, err = app.New(context.Background(), cfg, app.Options{Log: log, Version: "test", Clock: h.Clock})
+	h.Bot, err = app.New(context.Background(), cfg, app.Options{Log: log, Version: "test", Clock: h.Clock, Commands: h.Commands})
 	if err != nil {
 		h.T.Fatal(err)
 	}

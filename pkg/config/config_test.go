@@ -150,6 +150,7 @@ func TestLoad(t *testing.T) {
 		{name: "negative journal frames", env: map[string]string{"JOURNAL_MAX_FRAMES": "-1"}, wantErr: "JOURNAL_MAX_FRAMES"},
 		{name: "journal without bytes", env: map[string]string{"JOURNAL_MAX_BYTES": "0"}, wantErr: "JOURNAL_MAX_BYTES"},
 		{name: "negative replay age", env: map[string]string{"REPLAY_MAX_AGE": "-1s"}, wantErr: "REPLAY_MAX_AGE"},
+		{name: "no replay attempts", env: map[string]string{"REPLAY_MAX_ATTEMPTS": "0"}, wantErr: "REPLAY_MAX_ATTEMPTS"},
 		{name: "frame timeout of zero", env: map[string]string{"FRAME_TIMEOUT": "0s"}, wantErr: "FRAME_TIMEOUT"},
 		{name: "call timeout of zero", env: map[string]string{"CALL_TIMEOUT": "0s"}, wantErr: "CALL_TIMEOUT"},
 		{name: "send timeout of zero", env: map[string]string{"SEND_TIMEOUT": "0s"}, wantErr: "SEND_TIMEOUT"},

@@ -14,13 +14,16 @@ const (
 	flagSynthetic = 1 << iota
 	flagSeen      // the value carries the frame's Seen
 	flagLine      // the raw frame is a JSON-RPC line (Entry.Line)
+	flagAttempts  // the value carries the replay attempts (Entry.Attempts)
 )
 
 // An entry's value: read time (unix ns, 8 bytes), flags (1 byte); with
 // flagSeen the message's timestamp (8 bytes), the sender's length (2 bytes)
-// and the sender; then the raw frame.
+// and the sender; with flagAttempts the replay attempts (1 byte); then the
+// raw frame. A value written before flagAttempts existed reads as 0
+// attempts; a new entry, with none, is written as before.
 func encode(e Entry) []byte {
-	v := make([]byte, 0, 9+18+len(e.Seen.Sender)+len(e.Raw))
+	v := make([]byte, 0, 10+18+len(e.Seen.Sender)+len(e.Raw))
 	v = binary.BigEndian.AppendUint64(v, uint64(e.ReadAt.UnixNano()))
 	flags := byte(0)
 	if e.Synthetic {
@@ -32,11 +35,17 @@ func encode(e Entry) []byte {
 	if e.Seen != (Seen{}) && len(e.Seen.Sender) <= 0xffff {
 		flags |= flagSeen
 	}
+	if e.Attempts > 0 {
+		flags |= flagAttempts
+	}
 	v = append(v, flags)
 	if flags&flagSeen != 0 {
 		v = binary.BigEndian.AppendUint64(v, uint64(e.Seen.Timestamp))
 		v = binary.BigEndian.AppendUint16(v, uint16(len(e.Seen.Sender)))
 		v = append(v, e.Seen.Sender...)
+	}
+	if flags&flagAttempts != 0 {
+		v = append(v, e.Attempts)
 	}
 	return append(v, e.Raw...)
 }
@@ -61,6 +70,12 @@ func decode(k, v []byte) (Entry, error) {
 		n := int(binary.BigEndian.Uint16(v[8:10]))
 		e.Seen = Seen{Timestamp: int64(binary.BigEndian.Uint64(v[:8])), Sender: string(v[10 : 10+n])}
 		v = v[10+n:]
+	}
+	if flags&flagAttempts != 0 {
+		if len(v) < 1 {
+			return Entry{}, fmt.Errorf("%w: id %d: attempts cut short", errBadEntry, e.ID)
+		}
+		e.Attempts, v = v[0], v[1:]
 	}
 	e.Raw = append([]byte(nil), v...)
 	return e, nil

@@ -55,7 +55,11 @@ type Entry struct {
 	Synthetic bool
 	Line      bool // Raw is the JSON-RPC line the webhook got, not the bare frame
 	Seen      Seen // zero if the frame carried none
-	Raw       []byte
+	// Attempts is how many times a process has started to replay the frame
+	// (Attempt); 0 for a frame not replayed yet, and for an entry written
+	// before the count existed.
+	Attempts uint8
+	Raw      []byte
 }
 
 // Stats are the journal's figures for /healthz and /metrics.
@@ -65,6 +69,7 @@ type Stats struct {
 	TooOld    int64 `json:"dropped_old"` // left by the last process, older than REPLAY_MAX_AGE
 	Full      int64 `json:"full"`        // accepted while the journal was full: run unjournaled
 	Refused   int64 `json:"refused"`     // left by the last process, refused at intake on replay (SENDER_QUEUE, QUEUE_BYTES)
+	Poison    int64 `json:"poison"`      // left by the last process, replayed REPLAY_MAX_ATTEMPTS times already: dropped
 	Bytes     int64 `json:"bytes"`       // bytes pending
 	MaxFrames int   `json:"max_frames"`
 }

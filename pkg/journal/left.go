@@ -36,6 +36,9 @@ func (l Left) SeenSince(t time.Time) []Seen {
 // DropOld, Refused) before new frames come in. cfg is trusted: package
 // config checked it (Config.Validate).
 func Open(s *store.Store, cfg Config) (*Journal, Left, error) {
+	if cfg.ReplayMaxAttempts == 0 {
+		cfg.ReplayMaxAttempts = defaultReplayMaxAttempts
+	}
 	j := &Journal{cfg: cfg, w: s.Writer(), pending: map[uint64]pending{}, next: 1}
 	j.stats.MaxFrames = cfg.MaxFrames
 	var left Left
@@ -94,3 +97,23 @@ func (j *Journal) DropOld(id uint64) { j.forget(id, false, &j.stats.TooOld) }
 // counts it, so that it does not stay in the journal for ever. It writes no
 // Seen record: the frame was not answered.
 func (j *Journal) Refused(id uint64) { j.forget(id, false, &j.stats.Refused) }
+
+// Attempt records, before e (an entry of Open) is replayed, one more
+// attempt in its entry, so that a replay the process dies in counts: the
+// caller has the updates on disk (Sync) before the frame runs. An entry
+// replayed ReplayMaxAttempts times already is forgotten instead, counted as
+// poison, and Attempt returns false: each of those replays ended the
+// process before the frame's outcome was final.
+func (j *Journal) Attempt(e Entry) (Entry, bool) {
+	if int(e.Attempts) >= j.cfg.ReplayMaxAttempts {
+		j.forget(e.ID, false, &j.stats.Poison)
+		return e, false
+	}
+	e.Attempts++
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if _, ok := j.pending[e.ID]; ok {
+		j.w.Add(put{id: e.ID, value: encode(e)}) // closed: the frame runs, its count not raised
+	}
+	return e, true
+}

@@ -62,6 +62,7 @@ type Metrics struct {
 	shed      metric.Int64Counter
 	ignored   metric.Int64Counter
 	stateErrs metric.Int64Counter
+	panics    metric.Int64Counter
 	scheduled metric.Int64Counter
 	log       *slog.Logger
 	after     func(telemetry.Block) // nil: none
@@ -90,6 +91,10 @@ func New(src Sources, log *slog.Logger, after func(telemetry.Block)) (*Metrics, 
 		handler: promhttp.HandlerFor(reg, promhttp.HandlerOpts{EnableOpenMetrics: true}),
 	}
 	if err := m.instruments(src); err != nil {
+		return nil, fmt.Errorf("set up metrics: %w", err)
+	}
+	if m.panics, err = m.provider.Meter("signal-bot").Int64Counter("signal_bot_panics",
+		metric.WithDescription("Panics recovered, by command (background:<name> for a background goroutine); a frame whose reply was due got the apology.")); err != nil {
 		return nil, fmt.Errorf("set up metrics: %w", err)
 	}
 	return m, nil
@@ -172,4 +177,10 @@ func (m *Metrics) ScheduledPost(outcome string) {
 // StateFailed counts a failed recording of a use.
 func (m *Metrics) StateFailed(command string) {
 	m.stateErrs.Add(context.Background(), 1, metric.WithAttributes(attribute.String("command", command)))
+}
+
+// Panicked counts a recovered panic: of a frame's command, or of a
+// background loop ("background:<name>").
+func (m *Metrics) Panicked(command string) {
+	m.panics.Add(context.Background(), 1, metric.WithAttributes(attribute.String("command", command)))
 }

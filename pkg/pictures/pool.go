@@ -35,6 +35,8 @@ type PoolConfig struct {
 	Tracer trace.TracerProvider
 	// Log gets refill failures; nil means slog.Default().
 	Log *slog.Logger
+	// Panicked counts a panic recovered in a refill; nil: not counted.
+	Panicked func()
 }
 
 // Pool keeps pictures of one command fetched, checked, shrunk and encoded,

@@ -3,7 +3,9 @@ package pictures
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math/rand/v2"
+	"runtime/debug"
 
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/trace"
@@ -54,7 +56,7 @@ func (p *Pool) refill(link trace.Link) {
 	ctx, cancel := context.WithTimeout(p.ctx, p.cfg.Timeout)
 	defer cancel()
 	ctx, span := p.tracer.Start(ctx, telemetry.SpanPoolRefill, opts...)
-	pic, err := p.src.prepare(ctx, true)
+	pic, err := p.prepareSafe(ctx)
 	if err != nil {
 		span.RecordError(err)
 		span.SetStatus(codes.Error, err.Error())
@@ -65,6 +67,23 @@ func (p *Pool) refill(link trace.Link) {
 	}
 	p.finish(pic, err)
 	p.kick(trace.Link{})
+}
+
+// prepareSafe is the source's prepare with a panic recovered: a bug in
+// fetching, decoding or shrinking one picture costs that refill only,
+// logged once with its stack at error level and counted, and the pool backs
+// off as after any failed refill.
+func (p *Pool) prepareSafe(ctx context.Context) (pic commands.Picture, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("panic: %s", telemetry.RedactText(fmt.Sprint(r)))
+			p.log.ErrorContext(ctx, "panic in a picture refill recovered", "panic", err.Error(), "stack", string(debug.Stack()))
+			if p.cfg.Panicked != nil {
+				p.cfg.Panicked()
+			}
+		}
+	}()
+	return p.src.prepare(ctx, true)
 }
 
 // finish accounts for a refill that returned: it admits the picture, or

@@ -17,8 +17,9 @@ import (
 // decode budget for the process. timeout bounds one refill (UPSTREAM_TIMEOUT).
 // The pools start filling at once and live until ctx ends or stop is called.
 // Call stop in either case, before the tracer provider shuts down: it waits
-// for the refills, whose spans end on the way.
-func Start(ctx context.Context, cfg Config, timeout time.Duration, fetchers map[string]Fetcher, tp trace.TracerProvider, log *slog.Logger) (
+// for the refills, whose spans end on the way. panicked, when set, counts a
+// panic recovered in a pool's refill, by the pool's name ("refill_<name>").
+func Start(ctx context.Context, cfg Config, timeout time.Duration, fetchers map[string]Fetcher, tp trace.TracerProvider, log *slog.Logger, panicked func(name string)) (
 	srcs map[string]commands.PictureSource, stop func(context.Context) error,
 ) {
 	budget := NewBudget(cfg.DecodeBudget) // one for every command: the bound is the process's
@@ -31,11 +32,15 @@ func Start(ctx context.Context, cfg Config, timeout time.Duration, fetchers map[
 			srcs[name] = src
 			continue
 		}
-		p := NewPool(ctx, src, PoolConfig{
+		pc := PoolConfig{
 			Size: n, MaxBytes: cfg.PoolMaxBytes, Concurrency: cfg.PoolConcurrency,
 			BackoffMin: cfg.PoolBackoffMin, BackoffMax: cfg.PoolBackoffMax,
 			Timeout: timeout, Tracer: tp, Log: log,
-		})
+		}
+		if panicked != nil {
+			pc.Panicked = func() { panicked("refill_" + name) }
+		}
+		p := NewPool(ctx, src, pc)
 		pools = append(pools, p)
 		srcs[name] = p
 	}

@@ -72,7 +72,7 @@ func TestUseIsOnDiskAfterCommit(t *testing.T) {
 	defer s.Close()
 	t0 := time.Unix(1_700_000_000, 0)
 	for i := range 3 {
-		if _, err := s.Use("alice", "direct", "pomoc", t0.Add(time.Duration(i)*time.Second), 0); err != nil {
+		if _, err := s.Use("alice", "direct", "pomoc", t0.Add(time.Duration(i)*time.Second), 0, Ref{}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -99,7 +99,7 @@ func TestCloseCommitsEverything(t *testing.T) {
 	const uses = 200
 	t0 := time.Unix(1_700_000_000, 0)
 	for i := range uses {
-		if _, err := s.Use(fmt.Sprint("sender", i%10), "direct", "pomoc", t0, 0); err != nil {
+		if _, err := s.Use(fmt.Sprint("sender", i%10), "direct", "pomoc", t0, 0, Ref{}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -109,7 +109,7 @@ func TestCloseCommitsEverything(t *testing.T) {
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Use("late", "direct", "pomoc", t0, 0); !errors.Is(err, ErrClosed) {
+	if _, err := s.Use("late", "direct", "pomoc", t0, 0, Ref{}); !errors.Is(err, ErrClosed) {
 		t.Errorf("Use after Close = %v; want ErrClosed", err)
 	}
 	s, err = Open(Config{Path: path}, nil)
@@ -155,11 +155,11 @@ func TestOpensFileOfFirstRelease(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := open(t, path)
-	r, err := s.Use("alice", "direct", "kot", t0.Add(10*time.Second), 30*time.Second)
+	r, err := s.Use("alice", "direct", "kot", t0.Add(10*time.Second), 30*time.Second, Ref{})
 	if err != nil || r.Allowed || r.Remaining != 20*time.Second || r.Count != 7 {
 		t.Errorf("Use in the cooldown = %+v, %v; want refused with 20s left, count 7", r, err)
 	}
-	if r, _ := s.Use("alice", "direct", "kot", t0.Add(time.Minute), 30*time.Second); !r.Allowed || r.Count != 8 {
+	if r, _ := s.Use("alice", "direct", "kot", t0.Add(time.Minute), 30*time.Second, Ref{}); !r.Allowed || r.Count != 8 {
 		t.Errorf("Use after the cooldown = %+v; want allowed, count 8", r)
 	}
 	if err := s.Close(); err != nil {
@@ -187,7 +187,7 @@ func TestCooldownRaceOnePasses(t *testing.T) {
 	results := make(chan bool, racers)
 	for range racers {
 		wg.Go(func() {
-			r, err := s.Use("alice", "direct", "kot", t0, 30*time.Second)
+			r, err := s.Use("alice", "direct", "kot", t0, 30*time.Second, Ref{})
 			if err != nil {
 				t.Error(err)
 			}
@@ -236,7 +236,7 @@ func TestWriterRetriesFailedCommit(t *testing.T) {
 	if _, err := s.Writer().Add(flaky{fails: &fails, key: "a"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Use("alice", "direct", "pomoc", t0, 0); err != nil {
+	if _, err := s.Use("alice", "direct", "pomoc", t0, 0, Ref{}); err != nil {
 		t.Fatal(err)
 	}
 	waitCommitted(t, s)
@@ -305,7 +305,7 @@ func TestFlushCommitsNow(t *testing.T) {
 	}
 	defer s.Close()
 	t0 := time.Unix(1_700_000_000, 0)
-	if _, err := s.Use("alice", "direct", "pomoc", t0, 0); err != nil {
+	if _, err := s.Use("alice", "direct", "pomoc", t0, 0, Ref{}); err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -323,7 +323,7 @@ func TestFlushCommitsNow(t *testing.T) {
 	if err := w.Flush(ctx, w.Last()); err != nil { // nothing new: returns at once
 		t.Fatalf("second Flush: %v", err)
 	}
-	if _, err := s.Use("bob", "direct", "pomoc", t0, 0); err != nil {
+	if _, err := s.Use("bob", "direct", "pomoc", t0, 0, Ref{}); err != nil {
 		t.Fatal(err)
 	}
 	short, cancelShort := context.WithTimeout(context.Background(), 50*time.Millisecond)

@@ -256,7 +256,7 @@ func TestOpenFresh(t *testing.T) {
 			if !strings.Contains(logs.String(), "level=INFO msg=\""+tt.want+"\" path="+path) {
 				t.Errorf("log %q; want %q", logs.String(), tt.want)
 			}
-			if r, err := s.Use("a", "direct", "kot", time.Now(), time.Minute); err != nil || !r.Allowed {
+			if r, err := s.Use("a", "direct", "kot", time.Now(), time.Minute, Ref{}); err != nil || !r.Allowed {
 				t.Errorf("Use on the fresh store = %+v, %v", r, err)
 			}
 		})

@@ -65,7 +65,7 @@ func TestWriterRejectsRecordAlone(t *testing.T) {
 		wantLog  []string // each in the log
 	}{
 		{"oversized key (a use from a 40 KiB sender)", func(s *Store) error {
-			_, err := s.Use(bigSender, "direct", "pomoc", time.Unix(1_700_000_000, 0), 0)
+			_, err := s.Use(bigSender, "direct", "pomoc", time.Unix(1_700_000_000, 0), 0, Ref{})
 			return err
 		}, 1, []string{"reason=\"key too large\"", "kind=use", "key_bytes=40966", "value_bytes=16"}},
 		{"oversized key, no Checker", func(s *Store) error {
@@ -106,13 +106,13 @@ func TestWriterRejectsRecordAlone(t *testing.T) {
 				t.Fatal(err)
 			}
 			t0 := time.Unix(1_700_000_000, 0)
-			if _, err := s.Use("alice", "direct", "pomoc", t0, 0); err != nil {
+			if _, err := s.Use("alice", "direct", "pomoc", t0, 0, Ref{}); err != nil {
 				t.Fatal(err)
 			}
 			if err := tt.bad(s); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := s.Use("bob", "direct", "pomoc", t0, 0); err != nil {
+			if _, err := s.Use("bob", "direct", "pomoc", t0, 0, Ref{}); err != nil {
 				t.Fatal(err)
 			}
 			if _, err := s.Writer().Add(raw{key: []byte("after"), value: []byte{3}}); err != nil {

@@ -22,8 +22,9 @@ import (
 )
 
 var (
-	bucketUses  = []byte("uses")  // sender \x00 command → last use (unix ns) + count
-	bucketChats = []byte("chats") // chat \x00 command → count
+	bucketUses  = []byte("uses")     // sender \x00 command → last use (unix ns) + count
+	bucketChats = []byte("chats")    // chat \x00 command → count
+	bucketRefs  = []byte("use_refs") // sender \x00 command → the last use's message timestamp (Ref)
 )
 
 // Store is the state: in memory, committed to the file by its Writer. It is
@@ -41,6 +42,7 @@ type Store struct {
 type use struct {
 	last  time.Time
 	count int64
+	ref   int64 // the message timestamp of the last use (Ref.Timestamp); 0: unknown
 }
 
 // Open opens (creating with mode 0600, in a 0700 folder) the state file at
@@ -78,6 +80,9 @@ func (s *Store) load(tx *bolt.Tx) error {
 	if err != nil {
 		return fmt.Errorf("read uses: %w", err)
 	}
+	if err := s.loadRefs(tx); err != nil {
+		return err
+	}
 	return tx.Bucket(bucketChats).ForEach(func(k, v []byte) error {
 		if len(v) == 8 {
 			s.chats[string(k)] = int64(binary.BigEndian.Uint64(v))
@@ -114,28 +119,46 @@ type UseResult struct {
 	Allowed   bool
 	Remaining time.Duration // cooldown left when not allowed
 	Count     int64         // the sender's uses of the command, this one included
+	// Again says the use was the replayed message's own, recorded before
+	// the restart (Ref): allowed, and not recorded a second time.
+	Again bool
+}
+
+// Ref names the message a use is for. Timestamp is the message's (with
+// the sender, the duplicate filter's key; 0: none); Replayed says the frame
+// is a replay of one a dead process left in the journal.
+type Ref struct {
+	Timestamp int64
+	Replayed  bool
 }
 
 // Use checks sender's cooldown for command and, if it has passed, records the
-// use in chat at now, in memory and atomically, and queues it for the next
-// commit. Two uses cannot both pass one cooldown.
-func (s *Store) Use(sender, chat, command string, now time.Time, cooldown time.Duration) (UseResult, error) {
+// use in chat at now, with ref's timestamp, in memory and atomically, and
+// queues it for the next commit. Two uses cannot both pass one cooldown. A
+// replayed message (ref.Replayed) whose own use is the last one recorded
+// (the same timestamp: the process died after recording it, before its
+// frame was done) is allowed Again, whatever the cooldown, and nothing is
+// recorded: the frame is the one that used it.
+func (s *Store) Use(sender, chat, command string, now time.Time, cooldown time.Duration, ref Ref) (UseResult, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	t := s.tallyOf(sender)
 	u := t[command]
+	if ref.Replayed && ref.Timestamp != 0 && u.ref == ref.Timestamp {
+		return UseResult{Allowed: true, Count: u.count, Again: true}, nil
+	}
 	if cooldown > 0 && !u.last.IsZero() {
 		if left := u.last.Add(cooldown).Sub(now); left > 0 {
 			return UseResult{Remaining: left, Count: u.count}, nil
 		}
 	}
 	ck := chat + "\x00" + command
-	r := useRecord{key: key(sender, command), use: encodeUse(now, u.count+1), chatKey: []byte(ck), chat: s.chats[ck] + 1}
+	r := useRecord{key: key(sender, command), use: encodeUse(now, u.count+1), chatKey: []byte(ck), chat: s.chats[ck] + 1, ref: ref.Timestamp}
 	// Queued under s.mu, so the file receives the uses in the order memory did.
 	if _, err := s.w.Add(r); err != nil {
 		return UseResult{}, fmt.Errorf("record use of %s: %w", command, err)
 	}
-	t[command] = use{last: now, count: u.count + 1}
+	t[command] = use{last: now, count: u.count + 1, ref: ref.Timestamp}
 	s.chats[ck] = r.chat
 	return UseResult{Allowed: true, Count: u.count + 1}, nil
 }
@@ -144,6 +167,7 @@ func (s *Store) Use(sender, chat, command string, now time.Time, cooldown time.D
 type useRecord struct {
 	key, use, chatKey []byte
 	chat              int64
+	ref               int64 // the message's timestamp; 0: the key's ref is deleted
 }
 
 // Check refuses a use whose sender or chat key bbolt cannot take (over
@@ -158,6 +182,9 @@ func (r useRecord) Check() error {
 // Commit writes the use.
 func (r useRecord) Commit(tx *bolt.Tx) error {
 	if err := tx.Bucket(bucketUses).Put(r.key, r.use); err != nil {
+		return err
+	}
+	if err := putRef(tx, r.key, r.ref); err != nil {
 		return err
 	}
 	return tx.Bucket(bucketChats).Put(r.chatKey, binary.BigEndian.AppendUint64(nil, uint64(r.chat)))

@@ -30,7 +30,7 @@ func TestUseCooldownAndRestart(t *testing.T) {
 		{30 * time.Second, true, 2},
 	}
 	for _, st := range steps {
-		r, err := s.Use("alice", "direct", "kot", t0.Add(st.at), 30*time.Second)
+		r, err := s.Use("alice", "direct", "kot", t0.Add(st.at), 30*time.Second, Ref{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -44,7 +44,7 @@ func TestUseCooldownAndRestart(t *testing.T) {
 
 	s = open(t, path) // a restart resets neither counts nor running cooldowns
 	defer s.Close()
-	r, err := s.Use("alice", "direct", "kot", t0.Add(40*time.Second), 30*time.Second)
+	r, err := s.Use("alice", "direct", "kot", t0.Add(40*time.Second), 30*time.Second, Ref{})
 	if err != nil {
 		t.Fatal(err)
 	}

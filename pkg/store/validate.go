@@ -34,7 +34,7 @@ func validate(db *bolt.DB, path string) error {
 	}
 	err = guard(func() error {
 		return db.Update(func(tx *bolt.Tx) error {
-			for _, b := range [][]byte{bucketUses, bucketChats} {
+			for _, b := range [][]byte{bucketUses, bucketChats, bucketRefs} {
 				if _, err := tx.CreateBucketIfNotExists(b); err != nil {
 					return fmt.Errorf("bucket %s: %w", b, err)
 				}
