@@ -15,6 +15,7 @@ import (
 	"signal-bot/pkg/commands"
 	"signal-bot/pkg/config"
 	"signal-bot/pkg/journal"
+	"signal-bot/pkg/schedule"
 	"signal-bot/pkg/signalapi"
 	"signal-bot/pkg/telemetry"
 )
@@ -35,6 +36,9 @@ type Options struct {
 	// Commands are added to the bot's own (tests: a command that panics or
 	// hangs); nil in the program.
 	Commands []*commands.Command
+	// Clock is what the scheduled posts (SCHEDULE) read the time from; nil:
+	// the system's clock. Tests move it.
+	Clock schedule.Clock
 }
 
 // App is one running bot: what Run needs, and the closers of what New built.
@@ -44,7 +48,8 @@ type App struct {
 	api    *signalapi.Client
 	bot    *bot.Bot
 	intake *bot.Intake
-	left   []journal.Entry // what the last process left in the journal, replayed by Run
+	sched  *schedule.Scheduler // SCHEDULE's posts
+	left   []journal.Entry     // what the last process left in the journal, replayed by Run
 	http   *http.Server
 	ln     net.Listener
 	hook   *signalapi.Webhook // RECEIVE_MODE=webhook; nil: the websocket receives
@@ -116,6 +121,9 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 	}
 	a.bot.LearnSelf(listed)
 	g.intake, g.api, g.pictures, g.gate = a.intake, a.api, pics, p.safety.gate
+	if a.sched, err = newScheduler(cfg, o.Clock, p, reg, a.intake); err != nil {
+		return nil, err
+	}
 	if err := a.serve(addr, passed, p, t, own, reg, o.Sandbox); err != nil {
 		return nil, err
 	}
@@ -155,6 +163,11 @@ func (a *App) Run(ctx context.Context) error {
 		defer close(membersDone)
 		a.guard(ctx, "members", a.keepMembers)
 	}()
+	schedDone := make(chan struct{})
+	go func() {
+		defer close(schedDone)
+		a.guard(ctx, "schedule", a.sched.Run)
+	}()
 	var err error
 	select {
 	case <-ctx.Done():
@@ -165,6 +178,7 @@ func (a *App) Run(ctx context.Context) error {
 	a.log.Info("shutting down", "queued", a.intake.Stats().Depth, "active", a.intake.Stats().Active)
 	<-recvDone
 	<-membersDone
+	<-schedDone // no post is handed to the intake after it closes
 	sctx, cancel := context.WithTimeout(context.Background(), a.cfg.Pipeline.ShutdownTimeout)
 	defer cancel()
 	if a.hook != nil {

@@ -93,11 +93,12 @@ type Deps struct {
 type Recorder interface {
 	CommandFailed(command string, err error)
 	SendFailed(err error)
-	ReplyShed(reason string)    // a reply not sent: budget, pause or quiet refusal
-	FrameIgnored(reason string) // a frame not taken or not answered: answer_in, own_send, owner_group, not_admin, admin_in_group, off, paused, sender_too_long, frame_too_big
-	FrameSkipped(reason string) // a frame that gets no reply, by signalapi.Skip's Label
-	StateFailed(command string) // recording a use failed
-	Panicked(command string)    // a panic recovered; "background:<name>" for a loop
+	ReplyShed(reason string)      // a reply not sent: budget, pause or quiet refusal
+	FrameIgnored(reason string)   // a frame not taken or not answered: answer_in, own_send, owner_group, not_admin, admin_in_group, off, paused, sender_too_long, frame_too_big
+	FrameSkipped(reason string)   // a frame that gets no reply, by signalapi.Skip's Label
+	StateFailed(command string)   // recording a use failed
+	Panicked(command string)      // a panic recovered; "background:<name>" for a loop
+	ScheduledPost(outcome string) // what became of a scheduled post (Intake.Post)
 }
 
 type noRecorder struct{}
@@ -109,6 +110,7 @@ func (noRecorder) FrameIgnored(string)         {}
 func (noRecorder) FrameSkipped(string)         {}
 func (noRecorder) StateFailed(string)          {}
 func (noRecorder) Panicked(string)             {}
+func (noRecorder) ScheduledPost(string)        {}
 
 // Bot decides what each frame gets; its Intake takes them in.
 type Bot struct {

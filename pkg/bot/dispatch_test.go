@@ -655,6 +655,7 @@ func (r *countingRecorder) FrameIgnored(reason string)            { r.add("ignor
 func (r *countingRecorder) FrameSkipped(reason string)            { r.add("skipped/" + reason) }
 func (r *countingRecorder) StateFailed(command string)            { r.add("state_failed/" + command) }
 func (r *countingRecorder) Panicked(command string)               { r.add("panicked/" + command) }
+func (r *countingRecorder) ScheduledPost(outcome string)          { r.add("scheduled/" + outcome) }
 
 func (r *countingRecorder) snapshot() map[string]int {
 	r.mu.Lock()

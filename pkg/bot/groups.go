@@ -35,6 +35,9 @@ func (g Groups) Aliases() map[string]string {
 	return m
 }
 
+// ID is the signal-cli group id of a configured alias ("" if none).
+func (g Groups) ID(alias string) string { return g.byAlias[alias] }
+
 // Alias is the alias of a signal-cli group id, if one is configured.
 func (g Groups) Alias(id string) string { return g.byID[id] }
 

@@ -40,6 +40,7 @@ type Intake struct {
 // frame is one accepted frame on its way through the scheduler.
 type frame struct {
 	msg    *Message
+	post   *Post  // a scheduled post instead of a message (Intake.Post)
 	key    string // the sender's, for a command; "": it takes no turn
 	readAt time.Time
 	root   trace.Span // the frame's root span; run ends it

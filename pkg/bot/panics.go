@@ -22,10 +22,31 @@ const apologyTimeout = 10 * time.Second
 func (in *Intake) handleSafe(ctx context.Context, s *pipeline.Slot, f *frame) {
 	defer func() {
 		if r := recover(); r != nil {
+			if f.post != nil {
+				in.bot.recoveredPost(ctx, f.post, r, debug.Stack())
+				return
+			}
 			in.bot.recovered(ctx, f.msg, r, debug.Stack())
 		}
 	}()
+	if f.post != nil {
+		in.bot.handlePost(ctx, s, f.post)
+		return
+	}
 	in.bot.Handle(ctx, s, f.msg)
+}
+
+// recoveredPost deals with a panic in a scheduled post: logged with its
+// stack, counted by command and as a post that ended in error, the root
+// span an error. Nobody asked, so nobody gets an apology.
+func (b *Bot) recoveredPost(ctx context.Context, p *Post, r any, stack []byte) {
+	root := trace.SpanFromContext(ctx)
+	root.SetAttributes(telemetry.AttrOutcome.String(telemetry.OutcomeError))
+	root.SetStatus(codes.Error, telemetry.RedactText(fmt.Sprintf("panic: %v", r)))
+	b.d.Recorder.Panicked(p.Command)
+	b.d.Recorder.ScheduledPost(telemetry.OutcomeError)
+	b.d.Log.ErrorContext(ctx, "panic in a scheduled post recovered", "slot", p.Slot,
+		"panic", telemetry.RedactText(fmt.Sprint(r)), "stack", string(stack))
 }
 
 // recovered deals with a panic in the handling of m: the stack is logged

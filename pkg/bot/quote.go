@@ -28,6 +28,9 @@ func QuoteModeOf(s string) QuoteMode {
 // quoteOf is the quote a reply to in carries under mode, or nil. In a busy
 // group a quote says whom the reply answers; a direct chat has one asker.
 func quoteOf(mode QuoteMode, in signalapi.Incoming) *signalapi.Quote {
+	if in.Timestamp == 0 { // no message asked: a scheduled post
+		return nil
+	}
 	if mode == QuoteAll || (mode == QuoteGroups && in.GroupID != "") {
 		return in.Quote()
 	}

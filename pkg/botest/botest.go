@@ -23,6 +23,7 @@ import (
 	"signal-bot/pkg/commands"
 	"signal-bot/pkg/config"
 	"signal-bot/pkg/fakeup"
+	"signal-bot/pkg/schedule"
 	"signal-bot/pkg/sim"
 	"signal-bot/pkg/telemetry"
 )
@@ -37,6 +38,9 @@ type Harness struct {
 	Sends *Inflight         // concurrent /v2/send calls seen by the simulator
 	Bot   *app.App
 	Logs  *SyncBuffer // every log line of the bot, at debug level
+	// Clock is the scheduled posts' clock (app.Options.Clock); nil: the
+	// system's. Set it before Start.
+	Clock schedule.Clock
 	// Commands are test-only commands added to the bot's at Start
 	// (app.Options.Commands).
 	Commands []*commands.Command
@@ -142,7 +146,7 @@ func (h *Harness) Start() {
 		slog.NewTextHandler(testWriter{h.T}, &slog.HandlerOptions{Level: slog.LevelWarn}),
 		slog.NewTextHandler(h.Logs, &slog.HandlerOptions{Level: slog.LevelDebug}),
 	)))
-	h.Bot, err = app.New(context.Background(), cfg, app.Options{Log: log, Version: "test", Commands: h.Commands})
+	h.Bot, err = app.New(context.Background(), cfg, app.Options{Log: log, Version: "test", Clock: h.Clock, Commands: h.Commands})
 	if err != nil {
 		h.T.Fatal(err)
 	}

@@ -19,6 +19,7 @@ import (
 	"signal-bot/pkg/journal"
 	"signal-bot/pkg/pictures"
 	"signal-bot/pkg/pipeline"
+	"signal-bot/pkg/schedule"
 	"signal-bot/pkg/signalapi"
 	"signal-bot/pkg/store"
 	"signal-bot/pkg/upstream"
@@ -99,6 +100,7 @@ type Config struct {
 	Safety    Safety
 	Bot       bot.Config
 	Journal   journal.Config
+	Schedule  schedule.Config
 	Log       Log
 
 	// HTTPLimits hardens the listener of Server's endpoints.
@@ -125,7 +127,7 @@ func (c Config) Validate() error {
 	return prefixed(
 		c.Signal.Validate(), c.Pipeline.Validate(), c.Commands.Validate(), c.Upstreams.Validate(),
 		c.Pictures.Validate(), c.Server.Validate(), c.State.Validate(), c.Safety.Validate(), c.Bot.Validate(),
-		c.Journal.Validate(), c.HTTPLimits.Validate(), c.Log.Validate(),
+		c.Journal.Validate(), c.Schedule.Validate(), c.HTTPLimits.Validate(), c.Log.Validate(),
 	)
 }
 

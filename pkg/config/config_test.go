@@ -169,6 +169,15 @@ func TestLoad(t *testing.T) {
 				}
 			}},
 		{name: "damaged state neither stop nor aside", env: map[string]string{"STATE_DAMAGED": "delete"}, wantErr: "STATE_DAMAGED must be stop or aside"},
+		{name: "schedule in a zone", env: map[string]string{"SCHEDULE": "rodzina=kot@08:00", "TZ": "Europe/Warsaw", "SCHEDULE_GRACE": "15m"},
+			check: func(t *testing.T, c Config) {
+				if loc, err := c.Schedule.Location(); err != nil || loc.String() != "Europe/Warsaw" || c.Schedule.Grace != 15*time.Minute {
+					t.Errorf("schedule %+v: zone %v (%v)", c.Schedule, loc, err)
+				}
+			}},
+		{name: "unknown time zone", env: map[string]string{"TZ": "Europe/Warszawa"}, wantErr: `configuration: TZ must be a time zone name such as Europe/Warsaw, got "Europe/Warszawa"`},
+		{name: "schedule without a time", env: map[string]string{"SCHEDULE": "rodzina=kot"}, wantErr: `configuration: SCHEDULE: "rodzina=kot" is not chat=command@HH:MM`},
+		{name: "grace of a day", env: map[string]string{"SCHEDULE_GRACE": "24h"}, wantErr: "configuration: SCHEDULE_GRACE must be 0s to 23h0m0s"},
 		{name: "negative journal frames", env: map[string]string{"JOURNAL_MAX_FRAMES": "-1"}, wantErr: "JOURNAL_MAX_FRAMES"},
 		{name: "journal without bytes", env: map[string]string{"JOURNAL_MAX_BYTES": "0"}, wantErr: "JOURNAL_MAX_BYTES"},
 		{name: "negative replay age", env: map[string]string{"REPLAY_MAX_AGE": "-1s"}, wantErr: "REPLAY_MAX_AGE"},

@@ -67,6 +67,7 @@ type Metrics struct {
 	skipped   metric.Int64Counter
 	stateErrs metric.Int64Counter
 	panics    metric.Int64Counter
+	scheduled metric.Int64Counter
 	log       *slog.Logger
 	after     func(telemetry.Block) // nil: none
 }
@@ -174,6 +175,13 @@ func (m *Metrics) FrameIgnored(reason string) {
 // signalapi.Skip's Label).
 func (m *Metrics) FrameSkipped(reason string) {
 	m.skipped.Add(context.Background(), 1, metric.WithAttributes(attribute.String("reason", reason)))
+}
+
+// ScheduledPost counts what became of a scheduled post: served, shed, error,
+// dropped (the intake's queue was full), skipped (missed by more than
+// SCHEDULE_GRACE), unrecorded (not posted: its record did not reach the disk).
+func (m *Metrics) ScheduledPost(outcome string) {
+	m.scheduled.Add(context.Background(), 1, metric.WithAttributes(attribute.String("outcome", outcome)))
 }
 
 // StateFailed counts a failed recording of a use.

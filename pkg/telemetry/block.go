@@ -26,7 +26,10 @@ type Block struct {
 	OwnMS       float64 `json:"own_ms"`
 	RoundTripMS float64 `json:"round_trip_ms"`
 	Synthetic   bool    `json:"-"`
-	Outcome     string  `json:"outcome,omitempty"`
+	// Scheduled is set for a scheduled post's trace (root SpanScheduled),
+	// not a frame's.
+	Scheduled bool   `json:"scheduled,omitempty"`
+	Outcome   string `json:"outcome,omitempty"`
 	// RootSpanID and Sampled are the root frame span's id and whether it is
 	// exported: what a metric's exemplar needs to link to the trace.
 	RootSpanID trace.SpanID `json:"-"`
@@ -40,7 +43,7 @@ type frameSpans struct {
 
 // Compute returns the timing block of one trace's spans. It is pure: it reads
 // the spans and nothing else. It reports false when no span is a root named
-// SpanFrame. Durations are those of the first queue, dispatch and handler
+// SpanFrame or SpanScheduled. Durations are those of the first queue, dispatch and handler
 // span; send and upstream are unions of the leg spans clipped to the handler
 // (upstream minus what send already covers); own time is never negative; the
 // round trip runs from the root's start to the last end of any span but a
@@ -81,13 +84,14 @@ func Compute(spans []sdktrace.ReadOnlySpan) (Block, bool) {
 		b.Synthetic = v.AsBool()
 	}
 	b.Outcome = fs.outcome()
+	b.Scheduled = fs.root.Name() == SpanScheduled
 	return b, true
 }
 
 // take remembers s if it is the root or the first queue, dispatch or handler span.
 func (fs *frameSpans) take(s sdktrace.ReadOnlySpan) {
 	switch name := s.Name(); {
-	case name == SpanFrame && isRoot(s.Parent()) && fs.root == nil:
+	case IsBlockRoot(name) && isRoot(s.Parent()) && fs.root == nil:
 		fs.root = s
 	case name == SpanQueue && fs.queue == nil:
 		fs.queue = s

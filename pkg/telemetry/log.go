@@ -63,11 +63,12 @@ func (h logHandler) WithGroup(name string) slog.Handler {
 
 // ServedArgs returns the key/value pairs of the "served" log line, in the
 // order command, queue_ms, dispatch_ms, handler_ms, send_ms, upstream_ms,
-// send_wait_ms, own_ms, round_trip_ms, trace_id:
+// send_wait_ms, own_ms, round_trip_ms, trace_id, and scheduled=true for a
+// scheduled post:
 //
 //	log.InfoContext(ctx, "served", telemetry.ServedArgs(b)...)
 func ServedArgs(b Block) []any {
-	return []any{
+	args := []any{
 		"command", b.Command,
 		"queue_ms", b.QueueMS,
 		"dispatch_ms", b.DispatchMS,
@@ -79,4 +80,8 @@ func ServedArgs(b Block) []any {
 		"round_trip_ms", b.RoundTripMS,
 		LogTraceID, b.TraceID,
 	}
+	if b.Scheduled {
+		args = append(args, "scheduled", true)
+	}
+	return args
 }

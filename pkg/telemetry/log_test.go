@@ -78,4 +78,11 @@ func TestServedArgs(t *testing.T) {
 	if got := buf.String(); got != want {
 		t.Errorf("served line = %q; want %q", got, want)
 	}
+	buf.Reset()
+	b.Scheduled = true
+	slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{ReplaceAttr: dropTimeAndLevel})).
+		Info("served", ServedArgs(b)...)
+	if got, want := buf.String(), want[:len(want)-1]+" scheduled=true\n"; got != want {
+		t.Errorf("a scheduled post's served line = %q; want %q", got, want)
+	}
 }

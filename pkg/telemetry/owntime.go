@@ -33,8 +33,8 @@ type OwnTimeConfig struct {
 
 // OwnTime is a span processor that keeps the spans of each frame's trace
 // until the trace's open-span count drops to zero, then computes its Block,
-// publishes it and forgets the trace. Only traces whose root is SpanFrame are
-// kept; spans of other traces are ignored. State is bounded by MaxAge (swept
+// publishes it and forgets the trace. Only traces whose root is SpanFrame
+// (or SpanScheduled, a scheduled post's) are kept; spans of other traces are ignored. State is bounded by MaxAge (swept
 // lazily on every OnStart and OnEnd, so OwnTime starts no goroutine) and by
 // MaxTraces. It is safe for concurrent use and never blocks in OnEnd.
 type OwnTime struct {
@@ -96,7 +96,7 @@ func (p *OwnTime) OnStart(_ context.Context, s sdktrace.ReadWriteSpan) {
 	p.sweepLocked(now)
 	st := p.traces[id]
 	if st == nil {
-		if s.Name() != SpanFrame || !isRoot(s.Parent()) {
+		if !IsBlockRoot(s.Name()) || !isRoot(s.Parent()) {
 			return
 		}
 		for len(p.traces) >= p.cfg.MaxTraces {

@@ -122,6 +122,30 @@ func TestOwnTimeCompletesWhenLastSpanEnds(t *testing.T) {
 	assertEmpty(t, own)
 }
 
+func TestOwnTimeCompletesScheduledPost(t *testing.T) {
+	var blocks []Block
+	own := NewOwnTime(OwnTimeConfig{OnBlock: func(b Block) { blocks = append(blocks, b) }})
+	tr := newTracer(t, own)
+
+	ctx, root := tr.Start(context.Background(), SpanScheduled, trace.WithNewRoot(), trace.WithTimestamp(at(0)))
+	span(ctx, tr, SpanQueue, 0, 1)
+	span(ctx, tr, SpanDispatch, 1, 2)
+	hctx, h := tr.Start(ctx, SpanHandler, trace.WithTimestamp(at(2)), trace.WithAttributes(AttrCommand.String("kot")))
+	span(hctx, tr, "POST /v2/send", 10, 50, trace.WithAttributes(AttrLeg.String(LegSend)))
+	h.End(trace.WithTimestamp(at(52)))
+	root.End(trace.WithTimestamp(at(53)))
+	if len(blocks) != 1 {
+		t.Fatalf("blocks = %d; want 1", len(blocks))
+	}
+	want := Block{Command: "kot", TraceID: root.SpanContext().TraceID().String(), QueueMS: 1, DispatchMS: 1, HandlerMS: 50,
+		SendMS: 40, OwnMS: 12, RoundTripMS: 53, Scheduled: true,
+		RootSpanID: root.SpanContext().SpanID(), Sampled: root.SpanContext().IsSampled()}
+	if blocks[0] != want {
+		t.Errorf("block = %+v; want %+v", blocks[0], want)
+	}
+	assertEmpty(t, own)
+}
+
 func TestOwnTimeIgnoresOtherTraces(t *testing.T) {
 	var n atomic.Int32
 	own := NewOwnTime(OwnTimeConfig{OnBlock: func(Block) { n.Add(1) }})

@@ -17,6 +17,11 @@ const (
 	// SpanFrame is the root span of a frame's trace: a new root per frame,
 	// kind Consumer, started at the websocket read time.
 	SpanFrame = "frame"
+	// SpanScheduled is the root span of a scheduled post's trace (package
+	// schedule): a new root per post, kind Internal, started when its slot's
+	// time came. Its children are those of a frame (queue, dispatch,
+	// handler), and it gets a timing block like a frame; it carries AttrSlot.
+	SpanScheduled = "scheduled"
 	// SpanQueue is the wait from the read time until the handler starts: for
 	// a free slot, then for the sender's turn. Started with
 	// trace.WithTimestamp(readTime).
@@ -68,6 +73,10 @@ const (
 	AttrArgsLen = attribute.Key("bot.args.len")
 	// AttrOutcome is what became of the frame, one of the Outcome values.
 	AttrOutcome = attribute.Key("bot.outcome")
+	// AttrSlot is a scheduled post's slot as SCHEDULE writes it
+	// (rodzina=kot@08:00: a group alias, a command, a time of day), on the
+	// root span scheduled.
+	AttrSlot = attribute.Key("bot.slot")
 )
 
 // Attribute keys of the picture pools' spans.
@@ -106,6 +115,10 @@ const (
 	// ChatDirect is a one-to-one message.
 	ChatDirect = "direct"
 )
+
+// IsBlockRoot reports whether a root span of this name starts a trace that
+// gets a timing block: a frame's, or a scheduled post's.
+func IsBlockRoot(name string) bool { return name == SpanFrame || name == SpanScheduled }
 
 // ChatKind is the AttrChat value of a chat: ChatGroup when groupID (the
 // group's id, empty in a direct chat) is set, else ChatDirect.

@@ -1,0 +1,67 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"signal-bot/pkg/bot"
+	"signal-bot/pkg/commands"
+	"signal-bot/pkg/config"
+	"signal-bot/pkg/schedule"
+)
+
+// newScheduler builds the scheduled posts of SCHEDULE (or of the plan an
+// admin set in chat, kept in the state file) over the intake: each slot's
+// chat must be a SIGNAL_GROUPS alias and its command one of reg's, checked
+// here once, naming SCHEDULE. Nothing in it needs closing; Run runs it.
+func newScheduler(cfg config.Config, clock schedule.Clock, p botParts, reg *commands.Registry, intake *bot.Intake) (*schedule.Scheduler, error) {
+	groups := p.safety.groups
+	s, err := schedule.New(cfg.Schedule, schedule.Deps{
+		Store: p.state.store, Clock: clock, Count: p.metrics.ScheduledPost, Log: p.log,
+		Check: func(sl schedule.Slot) (schedule.Slot, error) { return checkSlot(sl, groups, reg) },
+		Post: func(ctx context.Context, po schedule.Post) {
+			_, _ = intake.Post(ctx, bot.Post{ // a refusal is counted and logged there
+				Slot: po.Slot.String(), Alias: po.Slot.Chat, GroupID: groups.ID(po.Slot.Chat), Command: po.Slot.Command,
+			})
+		},
+	})
+	if err != nil {
+		return nil, err
+	}
+	if next := s.Next(); len(next) > 0 {
+		at := make([]string, len(next))
+		for i, d := range next {
+			at[i] = d.Slot.String() + " next " + d.At.Format("2006-01-02 15:04 MST")
+		}
+		_, fromChat := s.Plan()
+		p.log.Info("scheduled posts", "slots", strings.Join(at, "; "), "zone", s.Location().String(),
+			"grace", cfg.Schedule.Grace, "set_in_chat", fromChat)
+	}
+	return s, nil
+}
+
+// checkSlot resolves a slot's chat against the configured groups and its
+// command (or alias) to the command's name.
+func checkSlot(sl schedule.Slot, groups bot.Groups, reg *commands.Registry) (schedule.Slot, error) {
+	if groups.ID(sl.Chat) == "" {
+		aliases := slices.Sorted(maps.Keys(groups.Aliases()))
+		return sl, fmt.Errorf("no group alias %q in SIGNAL_GROUPS (the aliases: %s)", sl.Chat, strings.Join(aliases, ", "))
+	}
+	cmd, ok := reg.Resolve(sl.Command)
+	if !ok {
+		names := make([]string, 0, len(reg.All()))
+		for _, c := range reg.All() {
+			names = append(names, c.Name)
+		}
+		return sl, fmt.Errorf("no command %q (the commands: %s)", sl.Command, strings.Join(names, ", "))
+	}
+	sl.Command = cmd.Name
+	return sl, nil
+}
+
+// Scheduler is the scheduled posts' plan and next slots, for an admin's
+// commands (!bot status, !bot plan) and the tests.
+func (a *App) Scheduler() *schedule.Scheduler { return a.sched }

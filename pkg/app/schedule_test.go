@@ -1,0 +1,222 @@
+package app_test
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"signal-bot/pkg/botest"
+	"signal-bot/pkg/commands"
+	"signal-bot/pkg/schedule"
+	"signal-bot/pkg/sim"
+)
+
+// Scheduled posts (SCHEDULE) against the simulator, in-process, on a clock
+// the test moves (schedule.Manual): the slot's time comes at a step of the
+// test, never by the wall clock.
+
+func utc(s string) time.Time {
+	t, err := time.Parse(time.DateTime, s)
+	if err != nil {
+		panic(err)
+	}
+	return t
+}
+
+// scheduledBot is a harness whose scheduler runs on a manual clock set to now.
+func scheduledBot(t *testing.T, now string, env map[string]string) (*botest.Harness, *schedule.Manual) {
+	t.Helper()
+	base := map[string]string{"SCHEDULE": "testbot=kot@08:00", "TZ": "UTC", "SCHEDULE_GRACE": "1h"}
+	for k, v := range env {
+		base[k] = v
+	}
+	h := botest.New(t, sim.Config{Lossless: true}, base)
+	clock := schedule.NewManual(utc(now))
+	h.Clock = clock
+	return h, clock
+}
+
+// armed waits until the scheduler waits on the clock for its next slot:
+// every slot due by the clock's time has been handled.
+func armed(t *testing.T, c *schedule.Manual) {
+	t.Helper()
+	waitFor(t, "the scheduler to wait for its next slot", func() bool { return c.Waiting() > 0 })
+}
+
+// waitPool waits (60 s at most: shrinking under -race is slow) until the
+// kot pool holds n pictures: no refill is running then, which the stop
+// would wait for.
+func waitPool(t *testing.T, h *botest.Harness, n float64) {
+	t.Helper()
+	for range 3000 {
+		if value(scrape(t, h), "signal_bot_pool_ready", map[string]string{"command": "kot"}) >= n {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("the kot pool did not reach %v pictures within 60 s", n)
+}
+
+// waitPosts waits (60 s at most: a post may wait for the budget, under -race
+// on shared cores) until n scheduled posts have ended with outcome.
+func waitPosts(t *testing.T, h *botest.Harness, outcome string, n float64) {
+	t.Helper()
+	for range 3000 {
+		if value(scrape(t, h), "signal_bot_scheduled_posts_total", map[string]string{"outcome": outcome}) == n {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("scheduled posts %s: not %v within 60 s", outcome, n)
+}
+
+var scheduledServed = regexp.MustCompile(`msg=served command=\S+ .*send_wait_ms=(\S+) .*trace_id=\S+ scheduled=true`)
+
+func TestScheduledPostOnce(t *testing.T) {
+	h, clock := scheduledBot(t, "2026-12-02 07:59:57", map[string]string{"POOL_SIZE_KOT": "2"})
+	h.Start()
+	fams := func() map[string]float64 {
+		m := scrape(t, h)
+		return map[string]float64{
+			"hits":   value(m, "signal_bot_pool_hits_total", map[string]string{"command": "kot"}),
+			"served": value(m, "signal_bot_scheduled_posts_total", map[string]string{"outcome": "served"}),
+		}
+	}
+	waitPool(t, h, 2)
+	armed(t, clock)
+	clock.Set(utc("2026-12-02 08:00:00"))
+	sent := h.WaitSent(1)
+	if s := sent[0]; s.Group != "testbot" || len(s.Attachments) != 1 || s.QuoteTimestamp != 0 {
+		t.Errorf("the post = group %q, %d attachments, quote %d; want one picture in testbot, no quote", s.Group, len(s.Attachments), s.QuoteTimestamp)
+	}
+	waitLog(t, h, "scheduled=true")
+	if !scheduledServed.MatchString(h.Logs.String()) {
+		t.Errorf("no served line of the post with its timing block and scheduled=true:\n%s", h.Logs)
+	}
+	if !strings.Contains(h.Logs.String(), `msg="scheduled post" slot="testbot=kot@08:00" outcome=served`) {
+		t.Error(`no "scheduled post" line with the slot and its outcome`)
+	}
+	if f := fams(); f["hits"] != 1 || f["served"] != 1 {
+		t.Errorf("pool hits %v, scheduled served %v; want 1 and 1 (the picture from the pool)", f["hits"], f["served"])
+	}
+	armed(t, clock)
+	if next := h.Bot.Scheduler().Next(); len(next) != 1 || !next[0].At.Equal(utc("2026-12-03 08:00:00")) {
+		t.Errorf("next slots = %+v; want tomorrow 08:00", next)
+	}
+	clock.Set(utc("2026-12-02 08:00:40"))
+	armed(t, clock)
+	waitPool(t, h, 2) // refilled
+	h.Stop()          // lets anything queued finish
+	// Restarted within the same minute, on the same state file: nothing again.
+	h.Start()
+	armed(t, clock)
+	waitPool(t, h, 2)
+	h.Stop()
+	if n := len(h.Sim.Sent()); n != 1 {
+		t.Errorf("%d sends; want exactly one post", n)
+	}
+}
+
+func TestMissedSlotAfterRestart(t *testing.T) {
+	for _, tc := range []struct {
+		name, restart string
+		posts         int
+		outcome       string
+	}{
+		{"within the grace window: posted once", "2026-12-03 08:59:00", 1, "served"},
+		{"outside the grace window: skipped", "2026-12-03 09:01:00", 0, "skipped"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h, clock := scheduledBot(t, "2026-12-02 12:00:00", nil)
+			h.Start() // the slot is armed: done up to now
+			armed(t, clock)
+			h.Stop()
+			clock.Set(utc(tc.restart)) // the bot was down at 08:00
+			h.Start()
+			armed(t, clock)
+			if tc.posts > 0 {
+				h.WaitSent(tc.posts)
+			}
+			waitPosts(t, h, tc.outcome, 1)
+			h.Stop()
+			h.Start() // and once more: nothing new
+			armed(t, clock)
+			h.Stop()
+			if n := len(h.Sim.Sent()); n != tc.posts {
+				t.Errorf("%d sends; want %d", n, tc.posts)
+			}
+		})
+	}
+}
+
+// A post meets the outbound budget and the 429 pause as a reply would: it
+// waits for a token within SEND_WAIT_MAX, else it is shed and counted.
+func TestScheduledPostMeetsTheBudget(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		env     map[string]string
+		fault   bool // the !pomoc before the post gets a 429
+		sends   int
+		outcome string
+		shed    string // the reason label of replies_shed, if shed
+	}{
+		{"an empty chat budget sheds it", map[string]string{"SEND_BUDGET_CHAT": "1/1h", "SEND_WAIT_MAX": "1s"}, false, 1, "shed", "budget_chat"},
+		{"a 429 pause sheds it", map[string]string{"RATE_LIMIT_PAUSE": "1h", "SEND_WAIT_MAX": "1s"}, true, 0, "shed", "paused"},
+		{"a token soon: it waits", map[string]string{"SEND_BUDGET_CHAT": "1/6s", "SEND_WAIT_MAX": "10s"}, false, 2, "served", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			// A text post, so it reaches the budget at once: a picture's
+			// fetch and shrink could outlast the token's refill under -race.
+			tc.env["SEND_BUDGET"], tc.env["SCHEDULE"] = "on", "testbot=pomoc@08:00"
+			h, clock := scheduledBot(t, "2026-12-02 07:59:00", tc.env)
+			h.Start()
+			if tc.fault {
+				h.Sim.SetFaults(sim.Faults{Send: sim.Fault{Kind: sim.FaultRateLimit, Next: 1}})
+			}
+			h.Say(sim.DefaultSender, "testbot", "!pomoc") // takes the chat's token, or meets the 429
+			h.WaitIdle(1)
+			armed(t, clock)
+			clock.Set(utc("2026-12-02 08:00:00"))
+			waitPosts(t, h, tc.outcome, 1)
+			if tc.shed != "" {
+				if got := value(scrape(t, h), "signal_bot_replies_shed_total", map[string]string{"reason": tc.shed}); got != 1 {
+					t.Errorf("replies shed for %s = %v; want 1", tc.shed, got)
+				}
+			} else {
+				m := scheduledServed.FindStringSubmatch(h.Logs.String())
+				if m == nil {
+					t.Fatalf("no served line of the post:\n%s", h.Logs)
+				}
+				if wait, err := strconv.ParseFloat(m[1], 64); err != nil || wait <= 0 {
+					t.Errorf("the post's send_wait_ms = %q; want above 0 (it waited for the chat's token)\n%s", m[1], h.Logs)
+				}
+			}
+			h.Stop()
+			if n := len(h.Sim.Sent()); n != tc.sends {
+				t.Errorf("%d sends; want %d", n, tc.sends)
+			}
+		})
+	}
+}
+
+// A scheduled post whose command panics costs that post only: counted as a
+// panic and as a post in error, nothing sent (nobody asked: no apology), and
+// the bot answers the next frame.
+func TestScheduledPostPanics(t *testing.T) {
+	h, clock := scheduledBot(t, "2026-12-02 07:59:00", map[string]string{"SCHEDULE": "testbot=wybuch@08:00"})
+	h.Commands = []*commands.Command{panicky()}
+	h.Start()
+	armed(t, clock)
+	clock.Set(utc("2026-12-02 08:00:00"))
+	waitPosts(t, h, "error", 1)
+	if got := value(scrape(t, h), "signal_bot_panics_total", map[string]string{"command": "wybuch"}); got != 1 {
+		t.Errorf("panics counted for wybuch = %v; want 1", got)
+	}
+	waitLog(t, h, "panic in a scheduled post recovered")
+	h.Say(sim.DefaultSender, "testbot", "!pomoc")
+	if sent := h.WaitSent(1); len(sent) != 1 || !strings.Contains(sent[0].Message, "!pomoc") {
+		t.Errorf("after the panic: %+v; want the !pomoc reply alone", sent)
+	}
+}

@@ -1,0 +1,112 @@
+package schedule
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Slot is one line of the plan: post Command's reply in the group Chat (a
+// SIGNAL_GROUPS alias) every day at Hour:Minute, local time.
+type Slot struct {
+	Chat    string
+	Command string
+	Hour    int
+	Minute  int
+}
+
+// String is the slot as SCHEDULE writes it: rodzina=kot@08:00. It is also
+// the slot's key in the state file.
+func (s Slot) String() string {
+	return fmt.Sprintf("%s=%s@%02d:%02d", s.Chat, s.Command, s.Hour, s.Minute)
+}
+
+// on is the slot's time on the local date of t, in loc. A local time that
+// does not exist that day (a clock moved forward) is normalised past the
+// gap, as time.Date does; one that exists twice is the one time.Date picks,
+// so the slot still comes once that day.
+func (s Slot) on(t time.Time, loc *time.Location) time.Time {
+	y, m, d := t.In(loc).Date()
+	return time.Date(y, m, d, s.Hour, s.Minute, 0, 0, loc)
+}
+
+// After is the slot's first time strictly after t.
+func (s Slot) After(t time.Time, loc *time.Location) time.Time {
+	at := s.on(t, loc)
+	for i := 0; !at.After(t) && i < 3; i++ {
+		y, m, d := at.In(loc).Date()
+		at = time.Date(y, m, d+1, s.Hour, s.Minute, 0, 0, loc)
+	}
+	return at
+}
+
+// AtOrBefore is the slot's last time at or before t.
+func (s Slot) AtOrBefore(t time.Time, loc *time.Location) time.Time {
+	at := s.on(t, loc)
+	for i := 0; at.After(t) && i < 3; i++ {
+		y, m, d := at.In(loc).Date()
+		at = time.Date(y, m, d-1, s.Hour, s.Minute, 0, 0, loc)
+	}
+	return at
+}
+
+// Parse reads a plan: comma-separated chat=command@HH:MM, for example
+// "rodzina=kot@08:00,testbot=cat@12:30". The empty plan has no slots. A
+// command may be written with its "!"; the same slot twice is an error.
+// Whether the chat and the command exist is checked against the groups and
+// the registry at start (Check).
+func Parse(plan string) ([]Slot, error) {
+	var out []Slot
+	seen := map[string]bool{}
+	var errs []error
+	for item := range strings.SplitSeq(plan, ",") {
+		item = strings.TrimSpace(item)
+		if item == "" {
+			continue
+		}
+		s, err := parseSlot(item)
+		switch {
+		case err != nil:
+			errs = append(errs, err)
+		case seen[s.String()]:
+			errs = append(errs, fmt.Errorf("%q is listed twice", s.String()))
+		default:
+			seen[s.String()] = true
+			out = append(out, s)
+		}
+	}
+	return out, errors.Join(errs...)
+}
+
+func parseSlot(item string) (Slot, error) {
+	chat, rest, ok := strings.Cut(item, "=")
+	command, at, ok2 := strings.Cut(rest, "@")
+	chat, command = strings.TrimSpace(chat), strings.TrimPrefix(strings.TrimSpace(command), "!")
+	if !ok || !ok2 || chat == "" || command == "" {
+		return Slot{}, fmt.Errorf("%q is not chat=command@HH:MM", item)
+	}
+	hh, mm, ok := strings.Cut(strings.TrimSpace(at), ":")
+	h, m := twoDigits(hh), twoDigits(mm)
+	if !ok || h < 0 || m < 0 || h > 23 || m > 59 {
+		return Slot{}, fmt.Errorf("%q: the time must be HH:MM, 00:00 to 23:59", item)
+	}
+	return Slot{Chat: chat, Command: strings.ToLower(command), Hour: h, Minute: m}, nil
+}
+
+// twoDigits is s's value if it is two decimal digits, else -1.
+func twoDigits(s string) int {
+	if len(s) != 2 || s[0] < '0' || s[0] > '9' || s[1] < '0' || s[1] > '9' {
+		return -1
+	}
+	return int(s[0]-'0')*10 + int(s[1]-'0')
+}
+
+// Format writes slots as Parse reads them.
+func Format(slots []Slot) string {
+	parts := make([]string, len(slots))
+	for i, s := range slots {
+		parts[i] = s.String()
+	}
+	return strings.Join(parts, ",")
+}
