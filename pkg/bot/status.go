@@ -34,6 +34,7 @@ func statusLines() []statusLine {
 	return []statusLine{
 		(*Bot).statusVersion, (*Bot).statusReceive, (*Bot).statusQueue, (*Bot).statusBudget,
 		(*Bot).status429, (*Bot).statusPause, (*Bot).statusJournal, (*Bot).statusChanges,
+		(*Bot).statusSchedule,
 	}
 }
 
