@@ -1,8 +1,10 @@
 package commands
 
+import "maps"
+
 // english is REPLY_LANG=en.
 func english() map[Key]string {
-	return map[Key]string{
+	t := map[Key]string{
 		KeyUpstreamFailed: "Sorry, I could not fetch a picture just now. Try again in a moment.",
 		KeyInternal:       "Sorry, something went wrong. Try again in a moment.",
 		KeyUnknown:        "I do not know the command !%[1]s. Write !help to see the list of commands.",
@@ -20,7 +22,14 @@ func english() map[Key]string {
 		KeySummaryJa:      "your stats",
 		KeySummaryCat:     "a random cat from The Cat API",
 		KeySummaryKot:     "a random cat photo from Wikimedia Commons",
+	}
+	maps.Copy(t, englishAdmin())
+	return t
+}
 
+// englishAdmin is the admin's texts (!bot and !bot status) of english().
+func englishAdmin() map[Key]string {
+	return map[Key]string{
 		KeyBotUsage:         "Admin commands (in a chat with the bot):",
 		KeyBotUsageStatus:   "!bot status — the bot's state",
 		KeyBotUsageCooldown: "!bot cooldown <command> <duration> — e.g. !bot cooldown kot 1m (0s: none)",

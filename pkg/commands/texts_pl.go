@@ -1,8 +1,10 @@
 package commands
 
+import "maps"
+
 // polish is REPLY_LANG=pl, the default.
 func polish() map[Key]string {
-	return map[Key]string{
+	t := map[Key]string{
 		KeyUpstreamFailed: "Przepraszam, nie udało się teraz pobrać obrazka. Spróbuj za chwilę.",
 		KeyInternal:       "Przepraszam, coś poszło nie tak. Spróbuj za chwilę.",
 		KeyUnknown:        "Nie znam komendy !%[1]s. Napisz !pomoc, aby zobaczyć listę komend.",
@@ -20,7 +22,14 @@ func polish() map[Key]string {
 		KeySummaryJa:      "twoje statystyki",
 		KeySummaryCat:     "losowy kot z The Cat API",
 		KeySummaryKot:     "losowy kot z Wikimedia Commons",
+	}
+	maps.Copy(t, polishAdmin())
+	return t
+}
 
+// polishAdmin is the admin's texts (!bot and !bot status) of polish().
+func polishAdmin() map[Key]string {
+	return map[Key]string{
 		KeyBotUsage:         "Komendy administratora (w czacie z botem):",
 		KeyBotUsageStatus:   "!bot status — stan bota",
 		KeyBotUsageCooldown: "!bot cooldown <komenda> <czas> — np. !bot cooldown kot 1m (0s: bez)",
