@@ -87,6 +87,16 @@ func (b *Bot) resetPlan(ctx context.Context) error {
 	return b.planner.Reset(ctx)
 }
 
+// planChanged tells whether the plan in force was set in chat: !bot
+// status lists it among the changes.
+func (b *Bot) planChanged() bool {
+	if b.planner == nil {
+		return false
+	}
+	_, fromChat := b.planner.Plan()
+	return fromChat
+}
+
 // statusSchedule lists the next slots: "testbot=kot@08:00 2026-12-03 08:00
 // CET, …" (at most maxStatusSlots), or KeyStatusNone.
 func (b *Bot) statusSchedule(_ time.Time, t commands.Texts) string {

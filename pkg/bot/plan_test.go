@@ -71,12 +71,16 @@ func TestAdminPlan(t *testing.T) {
 		{"plan testbot=kot@12:30, rodzina=cat@07:00", "Nowy plan postów: testbot=kot@12:30, rodzina=cat@07:00.", "testbot=kot@12:30,rodzina=cat@07:00", false},
 		{"PLAN", "Plan postów: testbot=kot@12:30, rodzina=cat@07:00 (ustawiony w czacie, !bot reset wraca do SCHEDULE).", "testbot=kot@12:30,rodzina=cat@07:00", false},
 		{"status", "najbliższe posty: testbot=kot@12:30 2026-12-03 08:00 CET, rodzina=cat@07:00 2026-12-03 08:00 CET", "testbot=kot@12:30,rodzina=cat@07:00", false},
+		{"status", "zmiany z czatu: plan\n", "testbot=kot@12:30,rodzina=cat@07:00", false},
+		{"cooldown pomoc 1m", "!pomoc: co 1 min", "testbot=kot@12:30,rodzina=cat@07:00", false},
+		{"status", "zmiany z czatu: cooldown pomoc=1m0s, plan\n", "testbot=kot@12:30,rodzina=cat@07:00", false},
 		{"plan sąsiedzi=kot@08:00", "Zły plan: sąsiedzi=kot@08:00: no group alias.", "testbot=kot@12:30,rodzina=cat@07:00", false},
 		{"plan -", "Nowy plan postów: brak.", "", false},
 		{"status", "najbliższe posty: brak", "", false},
 		{"plan testbot=cat@09:00", "coś poszło nie tak", "testbot=cat@09:00", true},
 		{"reset", "Zmiany z czatu usunięte", "rodzina=kot@08:00", false},
 		{"plan", "(z SCHEDULE)", "rodzina=kot@08:00", false},
+		{"status", "zmiany z czatu: brak\n", "rodzina=kot@08:00", false},
 	} {
 		p.failWrite = tt.failWrite
 		sub, args := parseAdmin(tt.args)
