@@ -7,28 +7,22 @@ import (
 )
 
 func TestTuneGCKeepsWhatTheEnvironmentSets(t *testing.T) {
-	const gogc, limit = 150, 300 << 20 // as if the runtime had read GOGC and GOMEMLIMIT
+	const limit = 300 << 20 // as if the runtime had read GOMEMLIMIT
 	tests := []struct {
 		name      string
 		env       map[string]string
-		wantGC    int
 		wantLimit int64
 	}{
-		{"neither set: the bot's defaults", nil, defaultGCPercent, defaultMemoryLimit},
-		{"GOGC set", map[string]string{"GOGC": "150"}, gogc, defaultMemoryLimit},
-		{"GOMEMLIMIT set", map[string]string{"GOMEMLIMIT": "300MiB"}, defaultGCPercent, limit},
-		{"both set", map[string]string{"GOGC": "150", "GOMEMLIMIT": "300MiB"}, gogc, limit},
+		{"not set: the bot's default", nil, defaultMemoryLimit},
+		{"GOGC set: the limit still applies", map[string]string{"GOGC": "150"}, defaultMemoryLimit},
+		{"GOMEMLIMIT set", map[string]string{"GOMEMLIMIT": "300MiB"}, limit},
 	}
-	oldGC, oldLimit := debug.SetGCPercent(100), debug.SetMemoryLimit(math.MaxInt64)
-	t.Cleanup(func() { debug.SetGCPercent(oldGC); debug.SetMemoryLimit(oldLimit) })
+	oldLimit := debug.SetMemoryLimit(math.MaxInt64)
+	t.Cleanup(func() { debug.SetMemoryLimit(oldLimit) })
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			debug.SetGCPercent(gogc)
 			debug.SetMemoryLimit(limit)
 			tuneGC(func(k string) (string, bool) { v, ok := tt.env[k]; return v, ok })
-			if got := debug.SetGCPercent(gogc); got != tt.wantGC {
-				t.Errorf("GOGC = %d, want %d", got, tt.wantGC)
-			}
 			if got := debug.SetMemoryLimit(-1); got != tt.wantLimit {
 				t.Errorf("memory limit = %d, want %d", got, tt.wantLimit)
 			}

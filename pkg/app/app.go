@@ -146,28 +146,14 @@ func (a *App) Run(ctx context.Context) error {
 	a.left = nil
 	httpErr := make(chan error, 1)
 	go func() { httpErr <- a.http.Serve(a.ln) }()
-	checked := make(chan struct{})
-	go func() {
-		defer close(checked)
+	checked := a.loop(ctx, "groups", func(ctx context.Context) {
 		if a.inherited {
-			a.guard(ctx, "groups", func(ctx context.Context) { a.checkGroups(ctx, a.groups) })
+			a.checkGroups(ctx, a.groups)
 		}
-	}()
-	recvDone := make(chan struct{})
-	go func() {
-		defer close(recvDone)
-		a.guard(ctx, "receive", a.receive)
-	}()
-	membersDone := make(chan struct{})
-	go func() {
-		defer close(membersDone)
-		a.guard(ctx, "members", a.keepMembers)
-	}()
-	schedDone := make(chan struct{})
-	go func() {
-		defer close(schedDone)
-		a.guard(ctx, "schedule", a.sched.Run)
-	}()
+	})
+	recvDone := a.loop(ctx, "receive", a.receive)
+	membersDone := a.loop(ctx, "members", a.keepMembers)
+	schedDone := a.loop(ctx, "schedule", a.sched.Run)
 	var err error
 	select {
 	case <-ctx.Done():
@@ -198,8 +184,7 @@ func (a *App) Run(ctx context.Context) error {
 	return errors.Join(err, a.close(cctx))
 }
 
-// closeTimeout bounds the flush of spans and the closing after the frames
-// have finished or been cut off.
+// closeTimeout bounds flushing the spans and closing, once the frames end.
 const closeTimeout = 5 * time.Second
 
 // close runs the closers in reverse build order, joining their errors: the

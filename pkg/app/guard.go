@@ -32,3 +32,14 @@ func (a *App) loopPanicked(name string, v any, stack []byte) {
 	a.log.Error("panic in a background loop recovered; restarting it", "loop", name,
 		"panic", telemetry.RedactText(fmt.Sprint(v)), "stack", string(stack))
 }
+
+// loop runs fn in a goroutine of its own under guard; the channel closes
+// when fn has returned.
+func (a *App) loop(ctx context.Context, name string, fn func(context.Context)) <-chan struct{} {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		a.guard(ctx, name, fn)
+	}()
+	return done
+}
