@@ -121,7 +121,7 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 	}
 	a.bot.LearnSelf(listed)
 	g.intake, g.api, g.pictures, g.gate = a.intake, a.api, pics, p.safety.gate
-	if a.sched, err = newScheduler(cfg, o.Clock, p, reg, a.intake); err != nil {
+	if a.sched, err = newScheduler(cfg, o.Clock, p, reg, a.bot, a.intake); err != nil {
 		return nil, err
 	}
 	if err := a.serve(addr, passed, p, t, own, reg, o.Sandbox); err != nil {

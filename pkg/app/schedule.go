@@ -16,8 +16,9 @@ import (
 // newScheduler builds the scheduled posts of SCHEDULE (or of the plan an
 // admin set in chat, kept in the state file) over the intake: each slot's
 // chat must be a SIGNAL_GROUPS alias and its command one of reg's, checked
-// here once, naming SCHEDULE. Nothing in it needs closing; Run runs it.
-func newScheduler(cfg config.Config, clock schedule.Clock, p botParts, reg *commands.Registry, intake *bot.Intake) (*schedule.Scheduler, error) {
+// here once, naming SCHEDULE. It becomes b's planner (!bot status, !bot
+// plan). Nothing in it needs closing; Run runs it.
+func newScheduler(cfg config.Config, clock schedule.Clock, p botParts, reg *commands.Registry, b *bot.Bot, intake *bot.Intake) (*schedule.Scheduler, error) {
 	groups := p.safety.groups
 	s, err := schedule.New(cfg.Schedule, schedule.Deps{
 		Store: p.state.store, Clock: clock, Count: p.metrics.ScheduledPost, Log: p.log,
@@ -31,6 +32,7 @@ func newScheduler(cfg config.Config, clock schedule.Clock, p botParts, reg *comm
 	if err != nil {
 		return nil, err
 	}
+	b.SetPlanner(planner{s})
 	if next := s.Next(); len(next) > 0 {
 		at := make([]string, len(next))
 		for i, d := range next {
@@ -61,6 +63,27 @@ func checkSlot(sl schedule.Slot, groups bot.Groups, reg *commands.Registry) (sch
 	sl.Command = cmd.Name
 	return sl, nil
 }
+
+// planner is the scheduler as the admin commands read it (bot.Planner).
+type planner struct{ s *schedule.Scheduler }
+
+func (p planner) Next() []bot.NextPost {
+	next := p.s.Next()
+	out := make([]bot.NextPost, len(next))
+	for i, d := range next {
+		out[i] = bot.NextPost{Slot: d.Slot.String(), At: d.At.In(p.s.Location())}
+	}
+	return out
+}
+
+func (p planner) Plan() (string, bool) {
+	slots, fromChat := p.s.Plan()
+	return schedule.Format(slots), fromChat
+}
+
+func (p planner) Check(plan string) error                        { return p.s.Check(plan) }
+func (p planner) Replace(ctx context.Context, plan string) error { return p.s.Replace(ctx, plan) }
+func (p planner) Reset(ctx context.Context) error                { return p.s.Reset(ctx) }
 
 // Scheduler is the scheduled posts' plan and next slots, for an admin's
 // commands (!bot status, !bot plan) and the tests.

@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"time"
 
@@ -48,6 +49,7 @@ func subcommands() []subcommand {
 		{"off", commands.KeyBotUsageOff, 1, (*Bot).adminOff},
 		{"on", commands.KeyBotUsageOn, 1, (*Bot).adminOn},
 		{"pauza", commands.KeyBotUsagePauza, 1, (*Bot).adminPause},
+		{"plan", commands.KeyBotUsagePlan, 0, (*Bot).adminPlan},
 		{"reset", commands.KeyBotUsageReset, 0, (*Bot).adminReset},
 	}
 }
@@ -223,7 +225,7 @@ func (b *Bot) adminPause(ctx context.Context, r adminReq) string {
 }
 
 func (b *Bot) adminReset(ctx context.Context, r adminReq) string {
-	err := b.settings.changes.Reset(ctx)
+	err := errors.Join(b.settings.changes.Reset(ctx), b.resetPlan(ctx))
 	return b.changed(ctx, r, err, r.texts.Text(commands.KeyBotReset), "change", "reset")
 }
 

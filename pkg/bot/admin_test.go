@@ -190,6 +190,11 @@ func TestStatusUnder2000Bytes(t *testing.T) {
 			_ = b.Changes().SetOff(ctx, name, true)
 		}
 		_ = b.Changes().Pause(ctx, time.Now().Add(time.Hour))
+		var slots []string
+		for i := range 40 {
+			slots = append(slots, fmt.Sprintf("grupa-z-dluga-nazwa-%02d=%s@%02d:00", i, strings.Repeat("x", commands.MaxNameRunes), i%24))
+		}
+		b.SetPlanner(&memPlanner{plan: strings.Join(slots, ","), at: time.Now()})
 		got := b.adminStatus(ctx, adminReq{now: time.Now(), texts: commands.TextsFor(lang)})
 		if len(got) >= 2000 {
 			t.Errorf("%s: !bot status of %d bytes; want < 2000:\n%s", lang, len(got), got)

@@ -132,6 +132,7 @@ type Bot struct {
 	typing       sync.WaitGroup // typing indicators still being shown or cleared
 	self         self           // the bot's number and uuid, as mentions name it
 	pictures     *pictureSends  // the last picture sends, for 🔁
+	planner      Planner        // the scheduled posts, set once before Run (SetPlanner); nil: none
 }
 
 // New returns a Bot of d.

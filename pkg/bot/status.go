@@ -34,6 +34,7 @@ func statusLines() []statusLine {
 	return []statusLine{
 		(*Bot).statusVersion, (*Bot).statusReceive, (*Bot).statusQueue, (*Bot).statusBudget,
 		(*Bot).status429, (*Bot).statusPause, (*Bot).statusJournal, (*Bot).statusChanges,
+		(*Bot).statusSchedule,
 	}
 }
 
@@ -128,6 +129,9 @@ func (b *Bot) statusJournal(_ time.Time, t commands.Texts) string {
 
 func (b *Bot) statusChanges(now time.Time, t commands.Texts) string {
 	desc := describeChanges(b.settings.changes.Set(now))
+	if b.planChanged() {
+		desc = strings.TrimPrefix(desc+", plan", ", ")
+	}
 	if desc == "" {
 		desc = t.Text(commands.KeyStatusNone)
 	}

@@ -44,6 +44,13 @@ const (
 	KeyBotUsageOn       Key = "bot.usage.on"       //
 	KeyBotUsagePauza    Key = "bot.usage.pauza"    //
 	KeyBotUsageReset    Key = "bot.usage.reset"    //
+	KeyBotUsagePlan     Key = "bot.usage.plan"     //
+	KeyBotPlan          Key = "bot.plan"           // %[1]s: the plan or KeyStatusNone, %[2]s: KeyBotPlanChat or KeyBotPlanEnv
+	KeyBotPlanChat      Key = "bot.plan_chat"      //
+	KeyBotPlanEnv       Key = "bot.plan_env"       //
+	KeyBotPlanSet       Key = "bot.plan_set"       // %[1]s: the plan or KeyStatusNone
+	KeyBotBadPlan       Key = "bot.bad_plan"       // %[1]s: why
+	KeyBotPlanOff       Key = "bot.plan_off"       // no scheduler in this bot
 	KeyBotNoCommand     Key = "bot.no_command"     // %[1]s: the name given
 	KeyBotBadDuration   Key = "bot.bad_duration"   // %[1]s: the text given, %[2]s: the longest allowed
 	KeyBotBadScope      Key = "bot.bad_scope"      // %[1]s: why
@@ -70,6 +77,7 @@ const (
 	KeyStatusJournalOff Key = "status.journal_off" //
 	KeyStatusChanges    Key = "status.changes"     // %[1]s: the chat's changes, or KeyStatusNone
 	KeyStatusNone       Key = "status.none"        //
+	KeyStatusSchedule   Key = "status.schedule"    // %[1]s: "slot time, …" or KeyStatusNone
 )
 
 // Keys lists every key, for the completeness test and REPLY_LANG's checks.
@@ -80,9 +88,10 @@ func Keys() []Key {
 		KeyBotUsage, KeyBotUsageStatus, KeyBotUsageCooldown, KeyBotUsageScope, KeyBotUsageOff, KeyBotUsageOn,
 		KeyBotUsagePauza, KeyBotUsageReset, KeyBotNoCommand, KeyBotBadDuration, KeyBotBadScope, KeyBotCooldown,
 		KeyBotScope, KeyBotOff, KeyBotOn, KeyBotPaused, KeyBotUnpaused, KeyBotReset,
+		KeyBotUsagePlan, KeyBotPlan, KeyBotPlanChat, KeyBotPlanEnv, KeyBotPlanSet, KeyBotBadPlan, KeyBotPlanOff,
 		KeyStatusVersion, KeyStatusReceive, KeyStatusUp, KeyStatusDown, KeyStatusNever, KeyStatusAgo,
 		KeyStatusQueue, KeyStatusBudget, KeyStatusBudgetOff, KeyStatus429, KeyStatusSendPause, KeyStatusPause,
-		KeyStatusJournal, KeyStatusJournalOff, KeyStatusChanges, KeyStatusNone}
+		KeyStatusJournal, KeyStatusJournalOff, KeyStatusChanges, KeyStatusNone, KeyStatusSchedule}
 }
 
 // Languages lists REPLY_LANG's values; the first is the default.

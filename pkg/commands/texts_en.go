@@ -1,8 +1,10 @@
 package commands
 
+import "maps"
+
 // english is REPLY_LANG=en.
 func english() map[Key]string {
-	return map[Key]string{
+	t := map[Key]string{
 		KeyUpstreamFailed: "Sorry, I could not fetch a picture just now. Try again in a moment.",
 		KeyInternal:       "Sorry, something went wrong. Try again in a moment.",
 		KeyUnknown:        "I do not know the command !%[1]s. Write !help to see the list of commands.",
@@ -20,7 +22,14 @@ func english() map[Key]string {
 		KeySummaryJa:      "your stats",
 		KeySummaryCat:     "a random cat from The Cat API",
 		KeySummaryKot:     "a random cat photo from Wikimedia Commons",
+	}
+	maps.Copy(t, englishAdmin())
+	return t
+}
 
+// englishAdmin is the admin's texts (!bot and !bot status) of english().
+func englishAdmin() map[Key]string {
+	return map[Key]string{
 		KeyBotUsage:         "Admin commands (in a chat with the bot):",
 		KeyBotUsageStatus:   "!bot status — the bot's state",
 		KeyBotUsageCooldown: "!bot cooldown <command> <duration> — e.g. !bot cooldown kot 1m (0s: none)",
@@ -28,7 +37,14 @@ func english() map[Key]string {
 		KeyBotUsageOff:      "!bot off <command> — switches the command off",
 		KeyBotUsageOn:       "!bot on <command> — switches it back on",
 		KeyBotUsagePauza:    "!bot pauza <duration> — the bot stays silent that long (0s: end the pause)",
-		KeyBotUsageReset:    "!bot reset — drops the changes made in chat, the environment's settings apply again",
+		KeyBotUsageReset:    "!bot reset — drops the changes made in chat (the plan of posts too), the environment's settings apply again",
+		KeyBotUsagePlan:     "!bot plan [<plan>] — scheduled posts: shows the plan or replaces it, e.g. !bot plan rodzina=kot@08:00,testbot=cat@12:30 (-: none)",
+		KeyBotPlan:          "Scheduled posts: %[1]s (%[2]s).",
+		KeyBotPlanChat:      "set in chat, !bot reset goes back to SCHEDULE",
+		KeyBotPlanEnv:       "from SCHEDULE",
+		KeyBotPlanSet:       "New plan of posts: %[1]s.",
+		KeyBotBadPlan:       "Bad plan: %[1]s.",
+		KeyBotPlanOff:       "Scheduled posts do not work in this bot.",
 		KeyBotNoCommand:     "There is no command !%[1]s.",
 		KeyBotBadDuration:   "I do not understand the duration %[1]q: write e.g. 30s, 5m or 2h (at most %[2]s).",
 		KeyBotBadScope:      "Bad scope: %[1]s.",
@@ -55,5 +71,6 @@ func english() map[Key]string {
 		KeyStatusJournalOff: "journal: off",
 		KeyStatusChanges:    "changes made in chat: %[1]s",
 		KeyStatusNone:       "none",
+		KeyStatusSchedule:   "next posts: %[1]s",
 	}
 }

@@ -1,8 +1,10 @@
 package commands
 
+import "maps"
+
 // polish is REPLY_LANG=pl, the default.
 func polish() map[Key]string {
-	return map[Key]string{
+	t := map[Key]string{
 		KeyUpstreamFailed: "Przepraszam, nie udało się teraz pobrać obrazka. Spróbuj za chwilę.",
 		KeyInternal:       "Przepraszam, coś poszło nie tak. Spróbuj za chwilę.",
 		KeyUnknown:        "Nie znam komendy !%[1]s. Napisz !pomoc, aby zobaczyć listę komend.",
@@ -20,7 +22,14 @@ func polish() map[Key]string {
 		KeySummaryJa:      "twoje statystyki",
 		KeySummaryCat:     "losowy kot z The Cat API",
 		KeySummaryKot:     "losowy kot z Wikimedia Commons",
+	}
+	maps.Copy(t, polishAdmin())
+	return t
+}
 
+// polishAdmin is the admin's texts (!bot and !bot status) of polish().
+func polishAdmin() map[Key]string {
+	return map[Key]string{
 		KeyBotUsage:         "Komendy administratora (w czacie z botem):",
 		KeyBotUsageStatus:   "!bot status — stan bota",
 		KeyBotUsageCooldown: "!bot cooldown <komenda> <czas> — np. !bot cooldown kot 1m (0s: bez)",
@@ -28,7 +37,14 @@ func polish() map[Key]string {
 		KeyBotUsageOff:      "!bot off <komenda> — wyłącza komendę",
 		KeyBotUsageOn:       "!bot on <komenda> — włącza ją z powrotem",
 		KeyBotUsagePauza:    "!bot pauza <czas> — bot milczy przez ten czas (0s: koniec pauzy)",
-		KeyBotUsageReset:    "!bot reset — usuwa zmiany z czatu, wracają ustawienia ze środowiska",
+		KeyBotUsageReset:    "!bot reset — usuwa zmiany z czatu (także plan postów), wracają ustawienia ze środowiska",
+		KeyBotUsagePlan:     "!bot plan [<plan>] — posty o stałych porach: pokazuje plan albo go zastępuje, np. !bot plan rodzina=kot@08:00,testbot=cat@12:30 (-: żadnych)",
+		KeyBotPlan:          "Plan postów: %[1]s (%[2]s).",
+		KeyBotPlanChat:      "ustawiony w czacie, !bot reset wraca do SCHEDULE",
+		KeyBotPlanEnv:       "z SCHEDULE",
+		KeyBotPlanSet:       "Nowy plan postów: %[1]s.",
+		KeyBotBadPlan:       "Zły plan: %[1]s.",
+		KeyBotPlanOff:       "Posty o stałych porach nie działają w tym bocie.",
 		KeyBotNoCommand:     "Nie ma komendy !%[1]s.",
 		KeyBotBadDuration:   "Nie rozumiem czasu %[1]q: napisz np. 30s, 5m albo 2h (najwyżej %[2]s).",
 		KeyBotBadScope:      "Zły zakres: %[1]s.",
@@ -55,5 +71,6 @@ func polish() map[Key]string {
 		KeyStatusJournalOff: "dziennik: wyłączony",
 		KeyStatusChanges:    "zmiany z czatu: %[1]s",
 		KeyStatusNone:       "brak",
+		KeyStatusSchedule:   "najbliższe posty: %[1]s",
 	}
 }

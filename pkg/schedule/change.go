@@ -38,6 +38,13 @@ func (s *Scheduler) Plan() (slots []Slot, fromChat bool) {
 // Location is the zone the slots' times are in (TZ).
 func (s *Scheduler) Location() *time.Location { return s.loc }
 
+// Check tells why Replace would refuse plan: a slot that does not parse or
+// check (an unknown group alias or command); nil when it would take it.
+func (s *Scheduler) Check(plan string) error {
+	_, err := parseChecked(plan, s.d.Check)
+	return err
+}
+
 // Replace puts plan (Parse's form) in force in place of the current one and
 // keeps it in the state file, where it wins over SCHEDULE until Reset; it
 // returns once that is on disk. The new slots' times before now are not

@@ -247,6 +247,21 @@ func TestCheckRefusesSlot(t *testing.T) {
 	if slots, _ := s.Plan(); Format(slots) != "rodzina=kot@08:00" {
 		t.Errorf("plan %q: Check's canonical name not kept", Format(slots))
 	}
+	for plan, want := range map[string]string{
+		"rodzina=kot@09:15": "", "nikt=kot@08:00": "nikt=kot@08:00: no such chat",
+		"rodzina=kot@7": `"rodzina=kot@7": the time must be HH:MM, 00:00 to 23:59`,
+	} {
+		got := ""
+		if err := s.Check(plan); err != nil {
+			got = err.Error()
+		}
+		if got != want {
+			t.Errorf("Check(%q) = %q; want %q", plan, got, want)
+		}
+	}
+	if slots, _ := s.Plan(); Format(slots) != "rodzina=kot@08:00" {
+		t.Errorf("plan %q after Check; want it unchanged", Format(slots))
+	}
 }
 
 type chatError string
