@@ -1,15 +1,29 @@
 #!/usr/bin/env bash
-# scripts/framepath.sh [--webhook]: the files of the bot whose code runs for
-# one !pomoc, measured. It builds tool/framepath with coverage of the bot's
-# own packages (not pkg/sim, pkg/fakeup, pkg/botest, nor tests) and runs it:
-# the bot starts against the simulator and idles, idles as long again, then
+# scripts/framepath.sh [--webhook]: the files of the bot one !pomoc goes
+# through, measured two ways. It builds tool/framepath with coverage of the
+# bot's own packages (not pkg/sim, pkg/fakeup, pkg/botest, nor tests) and
+# runs it FRAMEPATH_RUNS times (5): each time the bot starts against the
+# simulator and idles, idles as long again under the execution tracer, then
 # answers one !pomoc in a group over the websocket (with --webhook, by POST
-# /_webhook) and idles out the same time, with a snapshot of the counters
-# after each. A block is the frame's when its counter went up while the
-# frame ran and not while the bot idled. The files are printed grouped as the
-# call path and the leaves (LEAVES below, or FRAMEPATH_LEAVES), each sorted.
-# About 10 s after the build, so not part of scripts/test.sh;
-# docs/architecture.md ("The frame path") shows its output.
+# /_webhook), traced from just before it is delivered until its trace ended,
+# and idles out the same time, with a snapshot of the coverage counters
+# after each window.
+#
+# "path (stacks)": the bot's files on the stacks the tracer recorded in the
+# frame's window (where a goroutine blocked, woke another, was created,
+# entered a syscall, or a span started or ended), but for stacks recorded in
+# the idle window too and for the calls a goroutine was already in before
+# (tool/framepath -report). A stack or file seen in only some runs is marked
+# so. Up-calls are calls into a package the caller's may not import by
+# docs/architecture.md's table.
+#
+# "touched (coverage)": a block is the frame's when its counter went up while
+# the frame ran and not while the bot idled (the first run's counters).
+#
+# Files are grouped as the call path and the leaves (LEAVES below, or
+# FRAMEPATH_LEAVES), each sorted. About 8 s a run after the build, so not
+# part of scripts/test.sh; docs/architecture.md ("The frame path") shows its
+# output.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -22,7 +36,8 @@ case "${1:-}" in
 	exit 2
 	;;
 esac
-LEAVES=${FRAMEPATH_LEAVES:-"backoff commands fields journal metrics outbound pictures signalid store telemetry upstream"}
+LEAVES=${FRAMEPATH_LEAVES:-"backoff commands journal metrics outbound pictures signalid store telemetry upstream"}
+RUNS=${FRAMEPATH_RUNS:-5}
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -35,9 +50,16 @@ go build -cover -covermode=atomic -coverpkg="$pkgs" -o "$tmp/framepath" ./tool/f
 mkdir "$tmp/exit"
 flag=""
 [ "$mode" = webhook ] && flag=-webhook
-GOCOVERDIR="$tmp/exit" "$tmp/framepath" -out "$tmp" $flag
+runs=()
+for i in $(seq 1 "$RUNS"); do
+	mkdir "$tmp/run$i"
+	GOCOVERDIR="$tmp/exit" "$tmp/framepath" -out "$tmp/run$i" $flag
+	runs+=("$tmp/run$i")
+done
+GOCOVERDIR="$tmp/exit" "$tmp/framepath" -report $flag -leaves "$LEAVES" "${runs[@]}"
+echo
 for s in start idle frame; do
-	go tool covdata textfmt -i="$tmp/$s" -o "$tmp/$s.txt"
+	go tool covdata textfmt -i="$tmp/run1/$s" -o "$tmp/$s.txt"
 done
 
 # Each line of textfmt: <file>:<block> <statements> <count>. Print the files
@@ -66,7 +88,7 @@ awk -v mod="$mod/" -v leaves="$LEAVES" -v bg="$tmp/background" '
 
 count() { grep -c "^$1 " "$tmp/files" || true; }
 pkgs_of() { grep "^$1 " "$tmp/files" | sed 's/^. //; s#/[^/]*$##' | sort -u | wc -l; }
-echo "one !pomoc by $mode: $(wc -l <"$tmp/files") files in $(sed 's/^. //; s#/[^/]*$##' "$tmp/files" | sort -u | wc -l) packages"
+echo "touched (coverage): one !pomoc by $mode: $(wc -l <"$tmp/files") files in $(sed 's/^. //; s#/[^/]*$##' "$tmp/files" | sort -u | wc -l) packages"
 echo
 echo "call path ($(count 1) files in $(pkgs_of 1) packages):"
 grep '^1 ' "$tmp/files" | sed 's/^1 /  /' || true

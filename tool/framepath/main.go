@@ -1,13 +1,23 @@
-// Command framepath runs the bot against the simulator and writes three
-// snapshots of its coverage counters, for scripts/framepath.sh, which builds
-// it with -cover and reads the snapshots: "start" after the bot started and
-// idled, "idle" after as long again with nothing to do, and "frame" after
-// one !pomoc in the group testbot was answered, its trace ended (the bot
-// logged "served") and the same time went by. What counted up between idle
-// and frame, and not between start and idle, is the frame's.
+// Command framepath runs the bot against the simulator and measures which of
+// its files one !pomoc goes through, for scripts/framepath.sh, which builds
+// it with -cover. A run writes three snapshots of the coverage counters:
+// "start" after the bot started and idled, "idle" after as long again with
+// nothing to do, and "frame" after one !pomoc in the group testbot was
+// answered, its trace ended (the bot logged "served") and the same time went
+// by; what counted up between idle and frame, and not between start and
+// idle, is the frame's (the files it touched). It also writes two execution
+// traces: idle.trace of the idle window and frame.trace from just before the
+// frame is delivered until its trace ended.
+//
+// With -report, it reads the traces of one run or more and prints the
+// frame's path: the bot's files on the stacks recorded in the frame's window,
+// but for those recorded in the idle window too and for the calls a
+// goroutine was already in before, with the up-calls among them by the
+// package table of docs/architecture.md.
 //
 // Usage: go build -cover -coverpkg=… -o framepath ./tool/framepath &&
-// GOCOVERDIR=… ./framepath -out DIR [-webhook] [-idle 2s]
+// GOCOVERDIR=… ./framepath -out DIR [-webhook] [-idle 2s] &&
+// ./framepath -report [-webhook] [-doc docs/architecture.md] -leaves "store …" DIR…
 //
 // The bot runs with its defaults, but for the picture pools (off, as in the
 // tests: !pomoc takes no picture, and a refill would run beside the frame),
@@ -19,24 +29,69 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"runtime/coverage"
+	"runtime/debug"
+	"strings"
 	"time"
 
 	"signal-bot/pkg/telemetry"
 )
 
 func main() {
-	out := flag.String("out", "", "directory for the snapshots start, idle and frame (required)")
+	out := flag.String("out", "", "directory for the snapshots start, idle and frame and the traces idle.trace and frame.trace (required)")
 	webhook := flag.Bool("webhook", false, "receive by webhook (POST /_webhook) instead of the websocket")
 	idle := flag.Duration("idle", 2*time.Second, "length of each window: after start, idle, and the frame's")
+	report := flag.Bool("report", false, "print the path of the runs whose -out directories are the arguments, instead of running")
+	doc := flag.String("doc", "docs/architecture.md", "with -report: the page whose package table says which package may import which")
+	leaves := flag.String("leaves", "", "with -report: the leaf packages, space-separated short names (store is pkg/store)")
 	flag.Parse()
-	if err := run(*out, *webhook, *idle); err != nil {
+	var err error
+	if *report {
+		mode := "websocket"
+		if *webhook {
+			mode = "webhook"
+		}
+		err = printPath(os.Stdout, mode, *doc, *leaves, flag.Args())
+	} else {
+		err = run(*out, *webhook, *idle)
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "framepath:", err)
 		os.Exit(1)
 	}
+}
+
+// printPath reads the traces of the runs in dirs and prints the frame's path.
+func printPath(w io.Writer, mode, doc, leaves string, dirs []string) error {
+	if len(dirs) == 0 {
+		return errors.New("-report needs the directories of one run or more")
+	}
+	allowed, err := readAllowed(doc)
+	if err != nil {
+		return err
+	}
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return errors.New("no build information: the module's path is unknown")
+	}
+	m := &merged{stacks: map[string]*mergedStack{}, files: map[string]int{}, ups: map[upCall]int{}}
+	for _, d := range dirs {
+		run, err := loadRun(bi.Main.Path, d)
+		if err != nil {
+			return fmt.Errorf("%s: %w", d, err)
+		}
+		m.merge(run, allowed)
+	}
+	leaf := map[string]bool{}
+	for _, l := range strings.Fields(leaves) {
+		leaf["pkg/"+l] = true
+	}
+	m.print(w, mode, leaf)
+	return nil
 }
 
 func run(out string, webhook bool, idle time.Duration) (err error) {
@@ -56,12 +111,17 @@ func run(out string, webhook bool, idle time.Duration) (err error) {
 	if err := snapshot(out, "start"); err != nil {
 		return err
 	}
-	time.Sleep(idle)
+	// The idle window, traced: the bot's stacks at rest.
+	if err := traced(out, "idle.trace", func() error { time.Sleep(idle); return nil }); err != nil {
+		return err
+	}
 	if err := snapshot(out, "idle"); err != nil {
 		return err
 	}
 	began := time.Now()
-	if err := s.pomoc(served); err != nil {
+	// The frame's window, traced from just before the frame is delivered
+	// until its trace ended.
+	if err := traced(out, "frame.trace", func() error { return s.pomoc(served) }); err != nil {
 		return err
 	}
 	time.Sleep(idle - time.Since(began))
