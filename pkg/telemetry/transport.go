@@ -90,33 +90,35 @@ func spanNameFormatter(leg string) func(string, *http.Request) string {
 		if leg == LegSend {
 			return r.Method + " " + redactPath(r.URL.Path)
 		}
-		host := r.URL.Host
-		if host == "" {
-			host = r.Host
-		}
-		return r.Method + " " + host
+		return r.Method + " " + requestHost(r)
 	}
 }
 
+// requestHost is the host (and port) a request goes to.
+func requestHost(r *http.Request) string {
+	if r.URL.Host != "" {
+		return r.URL.Host
+	}
+	return r.Host
+}
+
 // requestAttrs returns the request's attributes: http.request.method (with
-// http.request.method.original for a method outside the standard set),
-// url.full (redacted), server.address and, when it is not the scheme's
-// default, server.port. The slice has room for responseAttrs.
+// http.request.method_original when the method is not written as one of the
+// standard set), url.full (redacted), server.address and, when it is not
+// the scheme's default, server.port. The slice has room for responseAttrs.
 func requestAttrs(r *http.Request) []attribute.KeyValue {
 	attrs := make([]attribute.KeyValue, 0, 8)
-	if method := strings.ToUpper(r.Method); isStandardMethod(method) {
-		attrs = append(attrs, semconv.HTTPRequestMethodKey.String(method))
-	} else {
+	switch upper := strings.ToUpper(r.Method); {
+	case isStandardMethod(r.Method):
+		attrs = append(attrs, semconv.HTTPRequestMethodKey.String(r.Method))
+	case isStandardMethod(upper):
+		attrs = append(attrs, semconv.HTTPRequestMethodKey.String(upper), semconv.HTTPRequestMethodOriginal(r.Method))
+	case r.Method == "":
 		attrs = append(attrs, semconv.HTTPRequestMethodOther)
+	default:
+		attrs = append(attrs, semconv.HTTPRequestMethodOther, semconv.HTTPRequestMethodOriginal(r.Method))
 	}
-	if !isStandardMethod(r.Method) && r.Method != "" {
-		attrs = append(attrs, semconv.HTTPRequestMethodOriginal(r.Method))
-	}
-	host := r.URL.Host
-	if host == "" {
-		host = r.Host
-	}
-	addr, port := splitHostPort(host)
+	addr, port := splitHostPort(requestHost(r))
 	attrs = append(attrs, semconv.URLFull(RedactURL(r.URL)), semconv.ServerAddress(addr))
 	if port > 0 && port != defaultPort(r.URL.Scheme) {
 		attrs = append(attrs, semconv.ServerPort(port))

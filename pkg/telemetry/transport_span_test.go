@@ -121,6 +121,15 @@ func TestTransportSpan(t *testing.T) {
 				"server.address": attribute.StringValue("signal-api"), "http.response.status_code": attribute.IntValue(204),
 				"network.protocol.version": attribute.StringValue("1.1"),
 			}},
+		{name: "standard method in lower case", leg: LegUpstream, method: "get", url: "https://commons.wikimedia.org/w/api.php",
+			base: fakeBase{status: 200}, wantName: "get commons.wikimedia.org",
+			wantAttrs: map[attribute.Key]attribute.Value{
+				"bot.leg": attribute.StringValue("upstream"), "http.request.method": attribute.StringValue("GET"),
+				"http.request.method_original": attribute.StringValue("get"),
+				"url.full":                     attribute.StringValue("https://commons.wikimedia.org/w/api.php"),
+				"server.address":               attribute.StringValue("commons.wikimedia.org"), "http.response.status_code": attribute.IntValue(200),
+				"network.protocol.version": attribute.StringValue("1.1"),
+			}},
 		{name: "method outside the standard set", leg: LegSend, method: "purge", url: "http://[::1]:9922/v1/about",
 			base: fakeBase{status: 200}, wantName: "purge /v1/about",
 			wantAttrs: map[attribute.Key]attribute.Value{
