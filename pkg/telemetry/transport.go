@@ -20,7 +20,7 @@ import (
 // request is a client span of tp (the global provider when nil), carrying
 // AttrLeg = leg. Spans are named "GET api.thecatapi.com" (method and host)
 // for upstream calls and "POST /v2/send" (method and redacted path) for
-// LegSend. They carry the HTTP client attributes of the semantic
+// LegSend and LegTyping, the REST API's calls. They carry the HTTP client attributes of the semantic
 // conventions, with url.full in RedactURL's form, so API keys and search
 // terms in a query never reach a span. No trace context is injected into
 // requests: frames are roots, and third-party APIs have no use for our
@@ -83,11 +83,11 @@ func (t *clientTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	return res, nil
 }
 
-// spanNameFormatter names client spans by host, or by path for LegSend
-// where the host is always the REST API.
+// spanNameFormatter names client spans by host, or by path for LegSend and
+// LegTyping, where the host is always the REST API.
 func spanNameFormatter(leg string) func(string, *http.Request) string {
 	return func(_ string, r *http.Request) string {
-		if leg == LegSend {
+		if leg == LegSend || leg == LegTyping {
 			return r.Method + " " + redactPath(r.URL.Path)
 		}
 		return r.Method + " " + requestHost(r)

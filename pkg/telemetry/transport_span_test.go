@@ -114,7 +114,7 @@ func TestTransportSpan(t *testing.T) {
 			}},
 		{name: "typing, user info and fragment dropped", leg: LegTyping, method: http.MethodPut,
 			url: "http://user:pw@signal-api/v1/typing-indicator/+4912345678#f", base: fakeBase{status: 204},
-			wantName: "PUT signal-api",
+			wantName: "PUT /v1/typing-indicator/REDACTED",
 			wantAttrs: map[attribute.Key]attribute.Value{
 				"bot.leg": attribute.StringValue("typing"), "http.request.method": attribute.StringValue("PUT"),
 				"url.full":       attribute.StringValue("http://signal-api/v1/typing-indicator/REDACTED"),
