@@ -102,22 +102,24 @@ func (p *OwnTime) OnStart(_ context.Context, s sdktrace.ReadWriteSpan) {
 		for len(p.traces) >= p.cfg.MaxTraces {
 			p.evictLocked(p.age.oldest)
 		}
-		st = &traceState{id: id, seen: now, spans: make([]sdktrace.ReadOnlySpan, 0, 8)}
+		st = &traceState{id: id, seen: now}
 		p.traces[id] = st
 		p.age.push(st)
 	}
 	st.open++
 }
 
-// OnEnd keeps s and, when it was the trace's last open span, completes the trace.
+// OnEnd keeps what the block needs of s and, when it was the trace's last open span, completes the trace.
 func (p *OwnTime) OnEnd(s sdktrace.ReadOnlySpan) {
-	id := s.SpanContext().TraceID()
+	sc := s.SpanContext()
+	id := sc.TraceID()
+	f := factsOf(s, sc) // outside the lock; wasted only on a span of a trace not kept
 	now := p.now()
 	p.mu.Lock()
 	st := p.traces[id]
 	done := false
 	if st != nil {
-		st.spans = append(st.spans, s)
+		st.acc.add(&f)
 		st.open--
 		if done = st.open <= 0; done {
 			p.age.remove(st)
@@ -137,7 +139,7 @@ func (p *OwnTime) OnEnd(s sdktrace.ReadOnlySpan) {
 // OnBlock comes first so that an Await caller (/_selftest) that gets the
 // block can already see what OnBlock did with it (the metrics, the log line).
 func (p *OwnTime) complete(st *traceState) {
-	b, ok := Compute(st.spans)
+	b, ok := st.acc.block()
 	if !ok {
 		return
 	}
