@@ -122,10 +122,10 @@ func (m *Metrics) Served(b telemetry.Block) {
 	}
 	ctx := context.Background()
 	opts := m.servedSets.get(b.Command, b.Outcome)
-	m.replies.Add(ctx, 1, opts.replies)
+	m.replies.Add(ctx, 1, opts.replies...)
 	ex := exemplarContext(b)
-	m.own.Record(ex, b.OwnMS, opts.command)
-	m.roundTrip.Record(ex, b.RoundTripMS, opts.command)
+	m.own.Record(ex, b.OwnMS, opts.command...)
+	m.roundTrip.Record(ex, b.RoundTripMS, opts.command...)
 	// Typed attributes: the line of telemetry.ServedArgs, without boxing its values.
 	var attrs [telemetry.ServedAttrsLen]slog.Attr
 	m.log.LogAttrs(ctx, slog.LevelInfo, "served", telemetry.AppendServedAttrs(attrs[:0], b)...)

@@ -16,9 +16,12 @@ const maxServedSets = 1024
 type servedKey struct{ command, outcome string }
 
 // servedOpts are the measurement options of one servedKey: the replies
-// counter's (command, outcome) and the histograms' (command).
+// counter's (command, outcome) and the histograms' (command), as slices
+// that Add and Record take without allocating one for their variadic
+// options.
 type servedOpts struct {
-	replies, command metric.MeasurementOption
+	replies []metric.AddOption
+	command []metric.RecordOption
 }
 
 // servedCache holds the options of every (command, outcome) seen, built
@@ -38,8 +41,9 @@ func (c *servedCache) get(command, outcome string) servedOpts {
 		}
 	}
 	o := servedOpts{
-		replies: metric.WithAttributeSet(attribute.NewSet(attribute.String("command", command), attribute.String("outcome", outcome))),
-		command: metric.WithAttributeSet(attribute.NewSet(attribute.String("command", command))),
+		replies: []metric.AddOption{metric.WithAttributeSet(attribute.NewSet(
+			attribute.String("command", command), attribute.String("outcome", outcome)))},
+		command: []metric.RecordOption{metric.WithAttributeSet(attribute.NewSet(attribute.String("command", command)))},
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
