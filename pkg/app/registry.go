@@ -46,9 +46,8 @@ func commandList(cfg config.Config, settings *bot.Settings, st *store.Store, src
 // bot.AdminCommand, which the bot answers itself.
 func buildRegistry(cfg config.Config, groups bot.Groups, settings *bot.Settings, st *store.Store, srcs map[string]commands.PictureSource, extra ...*commands.Command) (*commands.Registry, error) {
 	cmds := commandList(cfg, settings, st, srcs)
-	texts := commands.TextsFor(cfg.Commands.ReplyLang)
 	for _, c := range cmds {
-		c.Summary = texts.Summary(c.Name) // in REPLY_LANG
+		c.Summary = c.SummaryIn(cfg.Commands.ReplyLang)
 	}
 	cmds = append(cmds, extra...)
 	if err := applyOverrides(cmds, cfg.Commands, groups); err != nil {

@@ -26,9 +26,9 @@ type PictureSource interface {
 var ErrUpstream = errors.New("picture source failed")
 
 // PictureCommand is a command that answers with one picture from src.
-func PictureCommand(name string, aliases []string, summary, caption string, cooldown time.Duration, timeout time.Duration, src PictureSource) *Command {
+func PictureCommand(name string, aliases []string, ph Phrases, caption string, cooldown time.Duration, timeout time.Duration, src PictureSource) *Command {
 	return &Command{
-		Name: name, Aliases: aliases, Summary: summary, Cooldown: cooldown, Scope: Everywhere, Typing: true,
+		Name: name, Aliases: aliases, Phrases: ph, Summary: ph["pl"][SummaryKey(name)], Cooldown: cooldown, Scope: Everywhere, Typing: true,
 		Run: func(ctx context.Context, req Request) (Reply, error) {
 			ctx, cancel := context.WithTimeout(ctx, timeout)
 			defer cancel()

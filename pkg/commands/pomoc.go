@@ -6,23 +6,33 @@ import (
 	"time"
 )
 
+// !pomoc's own texts: the list's header, and each line's cooldown.
+const (
+	KeyHelpHeader Key = "help.header"
+	KeyHelpEvery  Key = "help.every" // %[1]s: the cooldown (Seconds)
+)
+
 // Pomoc is the help command: generated from the request's registry, listing
 // only what answers in the asking chat now (settings: the scopes as changed,
 // without the commands switched off), with the cooldowns in effect there.
 func Pomoc(settings Settings) *Command {
+	ph := Phrases{
+		"pl": {SummaryKey("pomoc"): "ta lista", KeyHelpHeader: "Komendy w tym czacie:", KeyHelpEvery: " (co %[1]s)"},
+		"en": {SummaryKey("pomoc"): "this list", KeyHelpHeader: "Commands in this chat:", KeyHelpEvery: " (every %[1]s)"},
+	}
 	return &Command{
-		Name: "pomoc", Aliases: []string{"help", "pomocy"}, Summary: Texts{}.Summary("pomoc"), Scope: Everywhere,
+		Name: "pomoc", Aliases: []string{"help", "pomocy"}, Phrases: ph, Summary: ph["pl"][SummaryKey("pomoc")], Scope: Everywhere,
 		Cooldown: 10 * time.Second,
 		Run: func(_ context.Context, req Request) (Reply, error) {
 			var b strings.Builder
-			b.WriteString(req.Texts.Text(KeyHelpHeader))
+			b.WriteString(ph.Say(req.Texts, KeyHelpHeader))
 			for _, c := range req.Registry.All() {
 				if !settings.Allows(req.Chat, c) {
 					continue
 				}
 				b.WriteString("\n!" + c.Name + " — " + c.Summary)
 				if cd := settings.Cooldown(req.Chat, c, req.Now); cd > 0 {
-					b.WriteString(req.Texts.format(KeyHelpEvery, Seconds(cd)))
+					b.WriteString(ph.Say(req.Texts, KeyHelpEvery, Seconds(cd)))
 				}
 			}
 			return Reply{Text: b.String()}, nil

@@ -52,7 +52,10 @@ type RunFunc func(ctx context.Context, req Request) (Reply, error)
 type Command struct {
 	Name    string
 	Aliases []string
-	Summary string // for !pomoc, in REPLY_LANG (Texts.Summary)
+	Summary string // for !pomoc, in REPLY_LANG (SummaryIn)
+	// Phrases are the command's own texts in every language: its summary
+	// and what it replies (Phrases.Say).
+	Phrases Phrases
 	// Cooldown is the per-user wait between two uses, the command's default;
 	// COOLDOWNS overrides it per command. Zero: none.
 	Cooldown time.Duration
@@ -70,10 +73,14 @@ type Registry struct {
 	byName map[string]*Command
 }
 
-// NewRegistry indexes cmds by name and alias; a name used twice is an error.
+// NewRegistry indexes cmds by name and alias; a name used twice is an
+// error, and so are Phrases that miss a language, a key or a verb.
 func NewRegistry(cmds ...*Command) (*Registry, error) {
 	r := &Registry{byName: make(map[string]*Command)}
 	for _, c := range cmds {
+		if err := c.Phrases.check(c.Name); err != nil {
+			return nil, err
+		}
 		for _, n := range append([]string{c.Name}, c.Aliases...) {
 			n = strings.ToLower(n)
 			if _, dup := r.byName[n]; dup {

@@ -10,26 +10,15 @@ import (
 // checks), each with the same fmt verbs in the same order.
 type Key string
 
-// The texts the bot says. Refusals, hints and apologies first, then !pomoc,
-// !ja, and the commands' summaries (Summary: "summary." + the command's name).
+// The texts the bot says for every command: refusals, hints and apologies.
+// A command's own texts (its !pomoc summary, what it replies) are in its
+// file, as its Phrases.
 const (
 	KeyUpstreamFailed Key = "upstream_failed" // a picture could not be fetched
 	KeyInternal       Key = "internal"        // anything else went wrong
 	KeyUnknown        Key = "unknown"         // %[1]s: the unknown name
 	KeyNotHere        Key = "not_here"        // %[1]s: the command
 	KeyCooldown       Key = "cooldown"        // %[1]s: the wait (Seconds), %[2]s: the command
-	KeyHelpHeader     Key = "help.header"
-	KeyHelpEvery      Key = "help.every" // %[1]s: the cooldown (Seconds)
-	KeyJaHeader       Key = "ja.header"  // %[1]s: the sender, KeyJaYou unless JA_SHOW_NAME
-	KeyJaYou          Key = "ja.you"
-	KeyJaNothing      Key = "ja.nothing"
-	KeyJaAgain        Key = "ja.again"   // %[1]s: the wait (Seconds)
-	KeyTimesOne       Key = "times.one"  // a count of 1
-	KeyTimesMany      Key = "times.many" // %[1]d: any other count
-	KeySummaryPomoc   Key = "summary.pomoc"
-	KeySummaryJa      Key = "summary.ja"
-	KeySummaryCat     Key = "summary.cat"
-	KeySummaryKot     Key = "summary.kot"
 )
 
 // The admin's texts (!bot, pkg/bot/admin.go): its usage, one line per
@@ -83,8 +72,6 @@ const (
 // Keys lists every key, for the completeness test and REPLY_LANG's checks.
 func Keys() []Key {
 	return []Key{KeyUpstreamFailed, KeyInternal, KeyUnknown, KeyNotHere, KeyCooldown,
-		KeyHelpHeader, KeyHelpEvery, KeyJaHeader, KeyJaYou, KeyJaNothing, KeyJaAgain,
-		KeyTimesOne, KeyTimesMany, KeySummaryPomoc, KeySummaryJa, KeySummaryCat, KeySummaryKot,
 		KeyBotUsage, KeyBotUsageStatus, KeyBotUsageCooldown, KeyBotUsageScope, KeyBotUsageOff, KeyBotUsageOn,
 		KeyBotUsagePauza, KeyBotUsageReset, KeyBotNoCommand, KeyBotBadDuration, KeyBotBadScope, KeyBotCooldown,
 		KeyBotScope, KeyBotOff, KeyBotOn, KeyBotPaused, KeyBotUnpaused, KeyBotReset,
@@ -107,11 +94,27 @@ func table(lang string) map[Key]string {
 
 // Texts is the bot's texts in one language (REPLY_LANG). The zero Texts speaks
 // Polish, the default. It is read-only, so safe for concurrent use.
-type Texts struct{ m map[Key]string }
+type Texts struct {
+	lang string // a language of Languages(); "" is Polish
+	m    map[Key]string
+}
 
 // TextsFor returns the texts of lang ("pl" or "en", which config checks);
 // any other value is Polish.
-func TextsFor(lang string) Texts { return Texts{m: table(lang)} }
+func TextsFor(lang string) Texts {
+	if lang != "en" {
+		lang = "pl"
+	}
+	return Texts{lang: lang, m: table(lang)}
+}
+
+// Lang is the texts' language, "pl" for the zero Texts.
+func (t Texts) Lang() string {
+	if t.lang == "" {
+		return "pl"
+	}
+	return t.lang
+}
 
 // Text is key's text, unformatted.
 func (t Texts) Text(k Key) string {
@@ -142,17 +145,6 @@ func (t Texts) NotHere(name string) string { return t.format(KeyNotHere, name) }
 // Cooldown says how long to wait.
 func (t Texts) Cooldown(name string, left time.Duration) string {
 	return t.format(KeyCooldown, Seconds(left), name)
-}
-
-// Summary is the command's line in !pomoc; "" for a command without one.
-func (t Texts) Summary(name string) string { return t.Text(Key("summary." + name)) }
-
-// Times is the count of "times": 1 raz, 2 razy; 1 time, 2 times.
-func (t Texts) Times(n int64) string {
-	if n == 1 {
-		return t.Text(KeyTimesOne)
-	}
-	return t.format(KeyTimesMany, n)
 }
 
 // Seconds renders a duration for people, rounded up: "1 s", "2 min 5 s" (the

@@ -10,18 +10,6 @@ func english() map[Key]string {
 		KeyUnknown:        "I do not know the command !%[1]s. Write !help to see the list of commands.",
 		KeyNotHere:        "The command !%[1]s does not work in this chat. Write !help to see what works here.",
 		KeyCooldown:       "Wait %[1]s more before you use !%[2]s again.",
-		KeyHelpHeader:     "Commands in this chat:",
-		KeyHelpEvery:      " (every %[1]s)",
-		KeyJaHeader:       "Stats: %[1]s",
-		KeyJaYou:          "you",
-		KeyJaNothing:      "Nothing yet.",
-		KeyJaAgain:        ", again in %[1]s",
-		KeyTimesOne:       "1 time",
-		KeyTimesMany:      "%[1]d times",
-		KeySummaryPomoc:   "this list",
-		KeySummaryJa:      "your stats",
-		KeySummaryCat:     "a random cat from The Cat API",
-		KeySummaryKot:     "a random cat photo from Wikimedia Commons",
 	}
 	maps.Copy(t, englishAdmin())
 	return t

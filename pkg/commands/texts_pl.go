@@ -10,18 +10,6 @@ func polish() map[Key]string {
 		KeyUnknown:        "Nie znam komendy !%[1]s. Napisz !pomoc, aby zobaczyć listę komend.",
 		KeyNotHere:        "Komenda !%[1]s nie działa w tym czacie. Napisz !pomoc, aby zobaczyć, co tu działa.",
 		KeyCooldown:       "Poczekaj jeszcze %[1]s, zanim znów użyjesz !%[2]s.",
-		KeyHelpHeader:     "Komendy w tym czacie:",
-		KeyHelpEvery:      " (co %[1]s)",
-		KeyJaHeader:       "Statystyki: %[1]s",
-		KeyJaYou:          "Ty",
-		KeyJaNothing:      "Jeszcze nic.",
-		KeyJaAgain:        ", znów za %[1]s",
-		KeyTimesOne:       "1 raz",
-		KeyTimesMany:      "%[1]d razy",
-		KeySummaryPomoc:   "ta lista",
-		KeySummaryJa:      "twoje statystyki",
-		KeySummaryCat:     "losowy kot z The Cat API",
-		KeySummaryKot:     "losowy kot z Wikimedia Commons",
 	}
 	maps.Copy(t, polishAdmin())
 	return t

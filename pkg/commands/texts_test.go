@@ -76,16 +76,13 @@ func fullRegistry(t *testing.T, tx Texts, cd time.Duration) (*Registry, time.Tim
 	t.Helper()
 	now := time.Unix(1765000000, 0)
 	var tallies []Tally
-	cmds := []*Command{Pomoc(configuredCooldown{}), Ja(nil, configuredCooldown{}, true)}
-	for _, n := range []string{"cat", "kot"} {
-		cmds = append(cmds, PictureCommand(n, nil, "", "🐱", cd, time.Second, nil))
-	}
+	cmds := []*Command{Pomoc(configuredCooldown{}), Ja(nil, configuredCooldown{}, true), Cat(nil, time.Second), Kot(nil, time.Second)}
 	for _, c := range cmds {
-		c.Summary, c.Cooldown = tx.Summary(c.Name), cd
+		c.Summary, c.Cooldown = c.SummaryIn(tx.Lang()), cd
 		tallies = append(tallies, Tally{Command: c.Name, Count: 1 << 62, Last: now})
 	}
 	cmds[1] = Ja(tallyMap{"s": tallies}, configuredCooldown{}, true)
-	cmds[1].Summary, cmds[1].Cooldown = tx.Summary("ja"), cd
+	cmds[1].Summary, cmds[1].Cooldown = cmds[1].SummaryIn(tx.Lang()), cd
 	reg, err := NewRegistry(cmds...)
 	if err != nil {
 		t.Fatal(err)
@@ -109,7 +106,7 @@ func TestPomocAndJaInEnglish(t *testing.T) {
 	if !strings.HasPrefix(got.Text, "Stats: ") || !strings.Contains(got.Text, "!kot — 4611686018427387904 times, again in 20 s") {
 		t.Errorf("!me in English = %q", got.Text)
 	}
-	if got := en.Times(1) + ", " + en.Times(2); got != "1 time, 2 times" {
+	if got := times(ja.Phrases, en, 1) + ", " + times(ja.Phrases, en, 2); got != "1 time, 2 times" {
 		t.Errorf("Times(1), Times(2) = %q", got)
 	}
 	none, _ := ja.Run(context.Background(), Request{Command: ja, Sender: "nobody", Registry: reg, Texts: en, Now: now})

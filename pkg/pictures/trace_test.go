@@ -16,7 +16,7 @@ import (
 	"signal-bot/pkg/upstream"
 )
 
-// tracedUpstream is the fake Cat API behind an otelhttp client marked
+// tracedUpstream is the fake Cat API behind a telemetry.NewTransport client marked
 // leg=upstream, with OwnTime and a span recorder on the provider, as in the bot.
 type tracedUpstream struct {
 	up  *fakeup.Server

@@ -39,9 +39,10 @@ func RedactRawURL(raw string) string {
 	return RedactURL(u)
 }
 
-// redactPath replaces the identifying segments of an unescaped path.
+// redactPath replaces the identifying segments of an unescaped path. A
+// path without one is returned as it is, without allocating.
 func redactPath(p string) string {
-	if !strings.ContainsAny(p, "+0123456789-.") {
+	if !strings.ContainsAny(p, "+0123456789-.") || !hasIdentifier(p) {
 		return p
 	}
 	segs := strings.Split(p, "/")
@@ -51,6 +52,16 @@ func redactPath(p string) string {
 		}
 	}
 	return strings.Join(segs, "/")
+}
+
+// hasIdentifier reports whether a segment of the path p is an identifier.
+func hasIdentifier(p string) bool {
+	for s := range strings.SplitSeq(p, "/") {
+		if isIdentifier(s) {
+			return true
+		}
+	}
+	return false
 }
 
 // redactQuery keeps the keys of a raw query and hides every value and

@@ -12,6 +12,10 @@ const TracerName = "signal-bot"
 // PicturesTracerName is the instrumentation scope of the picture pools' spans.
 const PicturesTracerName = "signal-bot/pictures"
 
+// HTTPTracerName is the instrumentation scope of the HTTP client spans that
+// NewTransport makes.
+const HTTPTracerName = "signal-bot/http"
+
 // Span names of the frame path. Keep them in step with otel/SPANS.md.
 const (
 	// SpanFrame is the root span of a frame's trace: a new root per frame,

@@ -39,6 +39,8 @@ func TestNewTransport(t *testing.T) {
 			wantURLFull: srv.URL + "/v2/send"},
 		{name: "number in path", leg: LegSend, method: http.MethodGet, path: "/v1/groups/+4912345678",
 			wantName: "GET /v1/groups/REDACTED", wantURLFull: srv.URL + "/v1/groups/REDACTED", secrets: []string{"4912345678"}},
+		{name: "typing, named by path as otel/SPANS.md has it", leg: LegTyping, method: http.MethodPut, path: "/v1/typing-indicator/+4912345678",
+			wantName: "PUT /v1/typing-indicator/REDACTED", wantURLFull: srv.URL + "/v1/typing-indicator/REDACTED", secrets: []string{"4912345678"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

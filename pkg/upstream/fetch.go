@@ -15,7 +15,7 @@ const maxJSONBytes = 1 << 20
 
 // get performs a GET of rawURL with the given headers and returns at most
 // limit bytes of a 2xx body. Any failure is an *Error carrying op. The
-// response body is always closed, which also ends an otelhttp client span.
+// response body is always closed, which also ends the request's client span.
 func get(ctx context.Context, hc *http.Client, op, rawURL string, hdr http.Header, limit int64) ([]byte, error) {
 	fail := func(status int, err error) error {
 		return &Error{Op: op, URL: redactURL(rawURL), Status: status, Err: err}
