@@ -101,16 +101,16 @@ func (b *Bot) Handle(ctx context.Context, s *pipeline.Slot, m *Message) {
 	root := trace.SpanFromContext(ctx)
 	w := b.dispatch(ctx, m)
 	if w == nil {
-		root.SetAttributes(telemetry.AttrOutcome.String(telemetry.OutcomeIgnored))
+		root.SetAttributes(telemetry.OutcomeAttrs(telemetry.OutcomeIgnored)...)
 		return
 	}
 	if w.silent { // kept quiet, or from outside ANSWER_IN: no reply, but not "ignored"
-		root.SetAttributes(telemetry.AttrOutcome.String(w.outcome))
+		root.SetAttributes(telemetry.OutcomeAttrs(w.outcome)...)
 		return
 	}
 	m.replyDue = true
 	outcome := b.handle(ctx, s, w)
-	root.SetAttributes(telemetry.AttrOutcome.String(outcome))
+	root.SetAttributes(telemetry.OutcomeAttrs(outcome)...)
 }
 
 // dispatch skips what gets no reply, hands !bot to admin, checks ANSWER_IN,
@@ -223,7 +223,7 @@ func (b *Bot) refusal(ctx context.Context, w *work, command string, cooldown tim
 		return w
 	}
 	b.d.Recorder.ReplyShed(ShedQuiet)
-	trace.SpanFromContext(ctx).SetAttributes(telemetry.AttrOutcome.String(telemetry.OutcomeQuiet))
+	trace.SpanFromContext(ctx).SetAttributes(telemetry.OutcomeAttrs(telemetry.OutcomeQuiet)...)
 	return &work{outcome: telemetry.OutcomeQuiet, silent: true}
 }
 
@@ -240,7 +240,7 @@ func (b *Bot) elsewhere(ctx context.Context, in signalapi.Incoming) {
 // the handler span, giving s up while the reply waits for the outbound
 // budget. It returns the frame's outcome.
 func (b *Bot) handle(ctx context.Context, s *pipeline.Slot, w *work) string {
-	ctx, span := b.tracer.Start(ctx, telemetry.SpanHandler, trace.WithAttributes(telemetry.AttrCommand.String(w.name)))
+	ctx, span := b.tracer.Start(ctx, telemetry.SpanHandler, telemetry.HandlerStart(w.name)...)
 	defer span.End()
 	if w.react != "" {
 		return b.react(ctx, s, span, w)

@@ -43,7 +43,8 @@ type frame struct {
 	post   *Post  // a scheduled post instead of a message (Intake.Post)
 	key    string // the sender's, for a command; "": it takes no turn
 	readAt time.Time
-	root   trace.Span // the frame's root span; run ends it
+	at     []trace.SpanStartOption // WithTimestamp(readAt), built once for root and queue; nil: build it
+	root   trace.Span              // the frame's root span; run ends it
 
 	mu      sync.Mutex // held by Offer until journal is set, since the task may be done first
 	journal uint64     // the frame's journal id; 0: not journaled
@@ -94,18 +95,15 @@ func (in *Intake) Offer(ctx context.Context, raw []byte, readAt time.Time, via s
 // new frame (e.ID 0) is journaled once it is queued; a replayed one keeps
 // its entry.
 func (in *Intake) push(key string, m *Message, e journal.Entry, replayed bool) (*frame, error) {
-	attrs := []attribute.KeyValue{telemetry.AttrSynthetic.Bool(e.Synthetic)}
-	if replayed {
-		attrs = append(attrs, telemetry.AttrReplayed.Bool(true))
-	}
-	_, root := in.tracer.Start(context.Background(), telemetry.SpanFrame,
-		trace.WithNewRoot(), trace.WithTimestamp(e.ReadAt), trace.WithSpanKind(trace.SpanKindConsumer),
-		trace.WithAttributes(attrs...))
-	f := &frame{msg: m, key: key, readAt: e.ReadAt, root: root, journal: e.ID}
+	// One slice of options, its timestamp the queue span's too.
+	opts := []trace.SpanStartOption{trace.WithNewRoot(), trace.WithTimestamp(e.ReadAt),
+		trace.WithSpanKind(trace.SpanKindConsumer), frameAttrs[b2i(e.Synthetic)][b2i(replayed)]}
+	_, root := in.tracer.Start(context.Background(), telemetry.SpanFrame, opts...)
+	f := &frame{msg: m, key: key, readAt: e.ReadAt, at: opts[1:2], root: root, journal: e.ID}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if err := in.pipe.Push(key, len(e.Raw), f); err != nil {
-		root.SetAttributes(telemetry.AttrOutcome.String(telemetry.OutcomeDropped))
+		root.SetAttributes(telemetry.OutcomeAttrs(telemetry.OutcomeDropped)...)
 		root.SetStatus(codes.Error, err.Error())
 		root.End()
 		return f, err
@@ -115,6 +113,30 @@ func (in *Intake) push(key string, m *Message, e journal.Entry, replayed bool) (
 		f.journal = in.journal.Add(e)
 	}
 	return f, nil
+}
+
+// frameAttrs are the root span's attributes, by synthetic and replayed.
+var frameAttrs = [2][2]trace.SpanStartOption{
+	{frameAttr(false, false), frameAttr(false, true)},
+	{frameAttr(true, false), frameAttr(true, true)},
+}
+
+// frameAttr returns the root span's attributes: AttrSynthetic, and
+// AttrReplayed for a frame from the journal.
+func frameAttr(synthetic, replayed bool) trace.SpanStartOption {
+	attrs := []attribute.KeyValue{telemetry.AttrSynthetic.Bool(synthetic)}
+	if replayed {
+		attrs = append(attrs, telemetry.AttrReplayed.Bool(true))
+	}
+	return trace.WithAttributes(attrs...)
+}
+
+// b2i is 1 for true, 0 for false.
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // run is the frame's task (the scheduler's fn): it waits for the sender's
@@ -127,10 +149,14 @@ func (in *Intake) run(ctx context.Context, s *pipeline.Slot, f *frame) {
 	ctx = trace.ContextWithSpan(ctx, f.root)
 	// The queue span runs from the read time until the handler starts: the
 	// wait for a slot and then for the sender's turn.
-	_, queue := in.tracer.Start(ctx, telemetry.SpanQueue, trace.WithTimestamp(f.readAt))
+	at := f.at
+	if at == nil { // a scheduled post's
+		at = []trace.SpanStartOption{trace.WithTimestamp(f.readAt)}
+	}
+	_, queue := in.tracer.Start(ctx, telemetry.SpanQueue, at...)
 	if s.Stopped() { // queued at the hard stop: cut off, not run
 		queue.End()
-		f.root.SetAttributes(telemetry.AttrOutcome.String(telemetry.OutcomeCutOff))
+		f.root.SetAttributes(telemetry.OutcomeAttrs(telemetry.OutcomeCutOff)...)
 		return
 	}
 	err := in.awaitTurn(ctx, s, f, queue)
@@ -142,7 +168,7 @@ func (in *Intake) run(ctx context.Context, s *pipeline.Slot, f *frame) {
 		} else {
 			in.log.WarnContext(ctx, "frame not run: its sender's turn did not come before its deadline", "err", err)
 		}
-		f.root.SetAttributes(telemetry.AttrOutcome.String(outcome))
+		f.root.SetAttributes(telemetry.OutcomeAttrs(outcome)...)
 		f.root.SetStatus(codes.Error, "wait for the sender's turn: "+err.Error())
 		return
 	}

@@ -70,6 +70,8 @@ type Metrics struct {
 	scheduled metric.Int64Counter
 	log       *slog.Logger
 	after     func(telemetry.Block) // nil: none
+	// servedSets are Served's attribute sets, built once per command and outcome.
+	servedSets servedCache
 }
 
 // New sets up the provider, its own Prometheus registry and the instruments.
@@ -119,12 +121,14 @@ func (m *Metrics) Served(b telemetry.Block) {
 		return
 	}
 	ctx := context.Background()
-	cmd := metric.WithAttributes(attribute.String("command", b.Command))
-	m.replies.Add(ctx, 1, metric.WithAttributes(attribute.String("command", b.Command), attribute.String("outcome", b.Outcome)))
+	opts := m.servedSets.get(b.Command, b.Outcome)
+	m.replies.Add(ctx, 1, opts.replies...)
 	ex := exemplarContext(b)
-	m.own.Record(ex, b.OwnMS, cmd)
-	m.roundTrip.Record(ex, b.RoundTripMS, cmd)
-	m.log.Info("served", telemetry.ServedArgs(b)...)
+	m.own.Record(ex, b.OwnMS, opts.command...)
+	m.roundTrip.Record(ex, b.RoundTripMS, opts.command...)
+	// Typed attributes: the line of telemetry.ServedArgs, without boxing its values.
+	var attrs [telemetry.ServedAttrsLen]slog.Attr
+	m.log.LogAttrs(ctx, slog.LevelInfo, "served", telemetry.AppendServedAttrs(attrs[:0], b)...)
 	if m.after != nil {
 		m.after(b)
 	}

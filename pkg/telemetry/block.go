@@ -36,11 +36,6 @@ type Block struct {
 	Sampled    bool         `json:"-"`
 }
 
-// frameSpans holds the spans of a trace that Compute reads.
-type frameSpans struct {
-	root, queue, dispatch, handler sdktrace.ReadOnlySpan
-}
-
 // Compute returns the timing block of one trace's spans. It is pure: it reads
 // the spans and nothing else. It reports false when no span is a root named
 // SpanFrame or SpanScheduled. Durations are those of the first queue, dispatch and handler
@@ -49,138 +44,18 @@ type frameSpans struct {
 // round trip runs from the root's start to the last end of any span but a
 // typing indicator's (LegTyping spans count nowhere).
 func Compute(spans []sdktrace.ReadOnlySpan) (Block, bool) {
-	var fs frameSpans
+	var a blockAcc
 	for _, s := range spans {
-		fs.take(s)
+		f := factsOf(s, s.SpanContext())
+		a.add(&f)
 	}
-	if fs.root == nil {
-		return Block{}, false
-	}
-	queue := durationUS(fs.queue)
-	dispatch := durationUS(fs.dispatch)
-	handler := durationUS(fs.handler)
-	send, upstream := legsUS(spans, fs.handler)
-	own := max(queue+dispatch+handler-send-upstream, 0)
-	wait := min(namedUS(spans, fs.handler, SpanSendWait), own)
-
-	rootSC := fs.root.SpanContext()
-	b := Block{
-		TraceID:     rootSC.TraceID().String(),
-		RootSpanID:  rootSC.SpanID(),
-		Sampled:     rootSC.IsSampled(),
-		QueueMS:     msFromUS(queue),
-		DispatchMS:  msFromUS(dispatch),
-		HandlerMS:   msFromUS(handler),
-		SendMS:      msFromUS(send),
-		UpstreamMS:  msFromUS(upstream),
-		SendWaitMS:  msFromUS(wait),
-		OwnMS:       msFromUS(own),
-		RoundTripMS: msFromUS(roundTripUS(spans, fs.root)),
-	}
-	if fs.handler != nil {
-		b.Command = stringAttr(fs.handler, AttrCommand)
-	}
-	if v, ok := attr(fs.root, AttrSynthetic); ok && v.Type() == attribute.BOOL {
-		b.Synthetic = v.AsBool()
-	}
-	b.Outcome = fs.outcome()
-	b.Scheduled = fs.root.Name() == SpanScheduled
-	return b, true
-}
-
-// take remembers s if it is the root or the first queue, dispatch or handler span.
-func (fs *frameSpans) take(s sdktrace.ReadOnlySpan) {
-	switch name := s.Name(); {
-	case IsBlockRoot(name) && isRoot(s.Parent()) && fs.root == nil:
-		fs.root = s
-	case name == SpanQueue && fs.queue == nil:
-		fs.queue = s
-	case name == SpanDispatch && fs.dispatch == nil:
-		fs.dispatch = s
-	case name == SpanHandler && fs.handler == nil:
-		fs.handler = s
-	}
-}
-
-// outcome returns AttrOutcome from the root, else from dispatch, else from handler.
-func (fs *frameSpans) outcome() string {
-	for _, s := range []sdktrace.ReadOnlySpan{fs.root, fs.dispatch, fs.handler} {
-		if s == nil {
-			continue
-		}
-		if o := stringAttr(s, AttrOutcome); o != "" {
-			return o
-		}
-	}
-	return ""
+	return a.block()
 }
 
 // isRoot reports whether a span with this parent starts a trace in this
 // process: no parent, or a remote one.
 func isRoot(parent trace.SpanContext) bool {
 	return !parent.IsValid() || parent.IsRemote()
-}
-
-// legsUS returns the microseconds of the handler covered by leg=send spans and,
-// not counting those, by leg=upstream spans.
-func legsUS(spans []sdktrace.ReadOnlySpan, handler sdktrace.ReadOnlySpan) (send, upstream int64) {
-	if handler == nil {
-		return 0, 0
-	}
-	var sendBuf, allBuf [8]interval
-	sends, all := sendBuf[:0], allBuf[:0]
-	for _, s := range spans {
-		leg := stringAttr(s, AttrLeg)
-		if leg != LegSend && leg != LegUpstream {
-			continue
-		}
-		iv := interval{s.StartTime().UnixNano(), s.EndTime().UnixNano()}
-		all = append(all, iv)
-		if leg == LegSend {
-			sends = append(sends, iv)
-		}
-	}
-	lo, hi := handler.StartTime().UnixNano(), handler.EndTime().UnixNano()
-	sendNS := unionLen(clip(sends, lo, hi))
-	allNS := unionLen(clip(all, lo, hi))
-	return roundUS(sendNS), roundUS(allNS) - roundUS(sendNS)
-}
-
-// namedUS returns the microseconds of the handler covered by the spans named
-// name.
-func namedUS(spans []sdktrace.ReadOnlySpan, handler sdktrace.ReadOnlySpan, name string) int64 {
-	if handler == nil {
-		return 0
-	}
-	var buf [2]interval
-	ivs := buf[:0]
-	for _, s := range spans {
-		if s.Name() == name {
-			ivs = append(ivs, interval{s.StartTime().UnixNano(), s.EndTime().UnixNano()})
-		}
-	}
-	return roundUS(unionLen(clip(ivs, handler.StartTime().UnixNano(), handler.EndTime().UnixNano())))
-}
-
-// roundTripUS returns the microseconds from the root's start to the last end
-// of any span but a typing indicator's, which the reply never waits for.
-func roundTripUS(spans []sdktrace.ReadOnlySpan, root sdktrace.ReadOnlySpan) int64 {
-	last := root.EndTime()
-	for _, s := range spans {
-		if e := s.EndTime(); e.After(last) && stringAttr(s, AttrLeg) != LegTyping {
-			last = e
-		}
-	}
-	return roundUS(int64(last.Sub(root.StartTime())))
-}
-
-// durationUS returns the span's duration in microseconds, 0 for nil or for a
-// span that has not ended.
-func durationUS(s sdktrace.ReadOnlySpan) int64 {
-	if s == nil || s.EndTime().IsZero() {
-		return 0
-	}
-	return roundUS(int64(s.EndTime().Sub(s.StartTime())))
 }
 
 // roundUS rounds nanoseconds to whole microseconds; negatives become 0.

@@ -85,3 +85,31 @@ func ServedArgs(b Block) []any {
 	}
 	return args
 }
+
+// ServedAttrsLen is the most attributes AppendServedAttrs appends.
+const ServedAttrsLen = 11
+
+// AppendServedAttrs appends the attributes of the "served" log line to dst
+// and returns the result: the fields of ServedArgs, in its order, typed, so
+// that a caller with a stack array logs the line without boxing a value:
+//
+//	var buf [telemetry.ServedAttrsLen]slog.Attr
+//	log.LogAttrs(ctx, slog.LevelInfo, "served", telemetry.AppendServedAttrs(buf[:0], b)...)
+func AppendServedAttrs(dst []slog.Attr, b Block) []slog.Attr {
+	dst = append(dst,
+		slog.String("command", b.Command),
+		slog.Float64("queue_ms", b.QueueMS),
+		slog.Float64("dispatch_ms", b.DispatchMS),
+		slog.Float64("handler_ms", b.HandlerMS),
+		slog.Float64("send_ms", b.SendMS),
+		slog.Float64("upstream_ms", b.UpstreamMS),
+		slog.Float64("send_wait_ms", b.SendWaitMS),
+		slog.Float64("own_ms", b.OwnMS),
+		slog.Float64("round_trip_ms", b.RoundTripMS),
+		slog.String(LogTraceID, b.TraceID),
+	)
+	if b.Scheduled {
+		dst = append(dst, slog.Bool("scheduled", true))
+	}
+	return dst
+}

@@ -86,3 +86,34 @@ func TestServedArgs(t *testing.T) {
 		t.Errorf("a scheduled post's served line = %q; want %q", got, want)
 	}
 }
+
+// TestAppendServedAttrs checks that the typed attributes give the very line
+// ServedArgs gives, in the text and the JSON format.
+func TestAppendServedAttrs(t *testing.T) {
+	blocks := []Block{
+		{Command: "cat", TraceID: "0af7", QueueMS: 0.021, DispatchMS: 0.044, HandlerMS: 3315.2,
+			SendMS: 2648, UpstreamMS: 1070.1, SendWaitMS: 0.5, OwnMS: 1.2, RoundTripMS: 3316},
+		{Command: "kot", TraceID: "c5e9e8653fc23664d1aa7bc876976c87", QueueMS: 0.104, Scheduled: true},
+		{Command: `a "quoted" name`, OwnMS: 1e-3, RoundTripMS: 123456789.123},
+		{},
+	}
+	handlers := map[string]func(*bytes.Buffer) slog.Handler{
+		"text": func(b *bytes.Buffer) slog.Handler {
+			return slog.NewTextHandler(b, &slog.HandlerOptions{ReplaceAttr: dropTimeAndLevel})
+		},
+		"json": func(b *bytes.Buffer) slog.Handler {
+			return slog.NewJSONHandler(b, &slog.HandlerOptions{ReplaceAttr: dropTimeAndLevel})
+		},
+	}
+	for name, newHandler := range handlers {
+		for _, b := range blocks {
+			var args, attrs bytes.Buffer
+			slog.New(newHandler(&args)).Info("served", ServedArgs(b)...)
+			var buf [ServedAttrsLen]slog.Attr
+			slog.New(newHandler(&attrs)).LogAttrs(context.Background(), slog.LevelInfo, "served", AppendServedAttrs(buf[:0], b)...)
+			if args.String() != attrs.String() {
+				t.Errorf("%s: AppendServedAttrs line = %q; ServedArgs line = %q", name, attrs.String(), args.String())
+			}
+		}
+	}
+}

@@ -35,8 +35,8 @@ type OwnTimeConfig struct {
 // until the trace's open-span count drops to zero, then computes its Block,
 // publishes it and forgets the trace. Only traces whose root is SpanFrame
 // (or SpanScheduled, a scheduled post's) are kept; spans of other traces are ignored. State is bounded by MaxAge (swept
-// lazily on every OnStart and OnEnd, so OwnTime starts no goroutine) and by
-// MaxTraces. It is safe for concurrent use and never blocks in OnEnd.
+// lazily when a frame trace starts, so OwnTime starts no goroutine and reads
+// the clock once a frame) and by MaxTraces. It is safe for concurrent use and never blocks in OnEnd.
 type OwnTime struct {
 	cfg OwnTimeConfig
 	now func() time.Time
@@ -87,44 +87,46 @@ func NewOwnTime(cfg OwnTimeConfig) *OwnTime {
 // is a frame root.
 func (p *OwnTime) OnStart(_ context.Context, s sdktrace.ReadWriteSpan) {
 	id := s.SpanContext().TraceID()
-	now := p.now()
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.closed {
 		return
 	}
-	p.sweepLocked(now)
 	st := p.traces[id]
 	if st == nil {
 		if !IsBlockRoot(s.Name()) || !isRoot(s.Parent()) {
 			return
 		}
+		// The clock is read, and the old traces swept, only here: once a
+		// frame, not at every span's start and end.
+		now := p.now()
+		p.sweepLocked(now)
 		for len(p.traces) >= p.cfg.MaxTraces {
 			p.evictLocked(p.age.oldest)
 		}
-		st = &traceState{id: id, seen: now, spans: make([]sdktrace.ReadOnlySpan, 0, 8)}
+		st = &traceState{id: id, seen: now}
 		p.traces[id] = st
 		p.age.push(st)
 	}
 	st.open++
 }
 
-// OnEnd keeps s and, when it was the trace's last open span, completes the trace.
+// OnEnd keeps what the block needs of s and, when it was the trace's last open span, completes the trace.
 func (p *OwnTime) OnEnd(s sdktrace.ReadOnlySpan) {
-	id := s.SpanContext().TraceID()
-	now := p.now()
+	sc := s.SpanContext()
+	id := sc.TraceID()
+	f := factsOf(s, sc) // outside the lock; wasted only on a span of a trace not kept
 	p.mu.Lock()
 	st := p.traces[id]
 	done := false
 	if st != nil {
-		st.spans = append(st.spans, s)
+		st.acc.add(&f)
 		st.open--
 		if done = st.open <= 0; done {
 			p.age.remove(st)
 			delete(p.traces, id)
 		}
 	}
-	p.sweepLocked(now)
 	p.mu.Unlock()
 	if done {
 		// st is no longer reachable from p, so it is ours alone.
@@ -137,7 +139,7 @@ func (p *OwnTime) OnEnd(s sdktrace.ReadOnlySpan) {
 // OnBlock comes first so that an Await caller (/_selftest) that gets the
 // block can already see what OnBlock did with it (the metrics, the log line).
 func (p *OwnTime) complete(st *traceState) {
-	b, ok := Compute(st.spans)
+	b, ok := st.acc.block()
 	if !ok {
 		return
 	}

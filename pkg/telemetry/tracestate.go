@@ -3,17 +3,16 @@ package telemetry
 import (
 	"time"
 
-	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/trace"
 )
 
 // traceState is what OwnTime holds for one open frame trace. It is also a
 // node of the traceList that orders traces by the time they were first seen.
 type traceState struct {
-	id    trace.TraceID
-	open  int
-	seen  time.Time
-	spans []sdktrace.ReadOnlySpan
+	id   trace.TraceID
+	open int
+	seen time.Time
+	acc  blockAcc // the ended spans, as much of them as the block needs
 
 	prev, next *traceState
 }
