@@ -30,7 +30,7 @@ func (m *merged) merge(run map[string]*frameStack, allowed map[string]map[string
 	m.runs++
 	files, ups := map[string]bool{}, map[upCall]bool{}
 	for k, s := range run {
-		counted := len(s.kinds) > 1 || !s.kinds[preempted]
+		counted := !incidental(s.kinds)
 		ms := m.stacks[k]
 		if ms == nil {
 			ms = &mergedStack{before: s.before, files: s.files, kinds: map[string]int{}}
@@ -138,16 +138,19 @@ func (m *merged) printStacks(w io.Writer) {
 		if len(s.before) > 0 {
 			before = "(" + seqKey(s.before) + " →) "
 		}
-		note := ""
-		if len(s.kinds) == 1 && s.kinds[preempted] > 0 {
-			note = "  [only preempted: not counted]"
+		note, kinds := "", map[string]bool{}
+		for k := range s.kinds {
+			kinds[k] = true
+		}
+		if incidental(kinds) {
+			note = "  [only preempted or the runtime's: not counted]"
 		}
 		fmt.Fprintf(w, "  %s%s%s%s\n", before, seqKey(s.files), m.sometimes(s.runs), note)
-		var kinds []string
+		var seen []string
 		for _, kind := range sortedKeys(s.kinds) {
-			kinds = append(kinds, kind+strings.TrimPrefix(m.sometimes(s.kinds[kind]), " "))
+			seen = append(seen, kind+strings.TrimPrefix(m.sometimes(s.kinds[kind]), " "))
 		}
-		fmt.Fprintf(w, "      %s\n", strings.Join(kinds, "; "))
+		fmt.Fprintf(w, "      %s\n", strings.Join(seen, "; "))
 	}
 }
 

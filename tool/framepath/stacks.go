@@ -97,6 +97,8 @@ func readEvents(mod string, data []byte) ([]event, error) {
 			kind = "span start: " + e.Task().Type // the otel SDK opens a task per span
 		case trace.EventTaskEnd:
 			kind = "span end: " + e.Task().Type
+		case trace.EventRangeBegin, trace.EventRangeActive, trace.EventRangeEnd:
+			kind = runtimeKind + e.Range().Name // the GC's phases, where it interrupted
 		case trace.EventStateTransition:
 			st := e.StateTransition()
 			kind = transitionKind(st)
@@ -117,9 +119,25 @@ func readEvents(mod string, data []byte) ([]event, error) {
 	}
 }
 
-// preempted is the kind of a goroutine stopped to let another run: a point
-// wherever it happened to be, as a CPU sample is, so no point of the path.
-const preempted = "preempted"
+// preempted is the kind of a goroutine stopped to let another run, and
+// runtimeKind begins that of a range of the runtime's (a GC phase begun or
+// ended, a mark assist): a point wherever the goroutine happened to be, as a
+// CPU sample is, so no point of the path.
+const (
+	preempted   = "preempted"
+	runtimeKind = "runtime: "
+)
+
+// incidental says whether a stack recorded only as kinds is no point of the
+// path: preempted, or where the runtime interrupted.
+func incidental(kinds map[string]bool) bool {
+	for k := range kinds {
+		if k != preempted && !strings.HasPrefix(k, runtimeKind) {
+			return false
+		}
+	}
+	return true
+}
 
 // transitionKind names what a state transition of a goroutine did:
 // "block: select", "wake", "create", "syscall"…
