@@ -129,10 +129,11 @@ const (
 )
 
 // incidental says whether a stack recorded only as kinds is no point of the
-// path: preempted, or where the runtime interrupted.
+// path: preempted (parked as "preempted" too, for the GC to scan its stack),
+// or where the runtime interrupted.
 func incidental(kinds map[string]bool) bool {
 	for k := range kinds {
-		if k != preempted && !strings.HasPrefix(k, runtimeKind) {
+		if k != preempted && k != "block: "+preempted && !strings.HasPrefix(k, runtimeKind) {
 			return false
 		}
 	}
