@@ -235,6 +235,7 @@ func TestMerge(t *testing.T) {
 		{{recv, []string{"wake"}}, {[]string{"pkg/bot/recent.go", "pkg/telemetry/await.go"}, []string{preempted}},
 			{[]string{"pkg/bot/handle.go", "pkg/signalapi/frame.go"}, []string{runtimeKind + "GC concurrent mark phase", preempted}},
 			{[]string{"pkg/bot/handle.go", "pkg/bot/senderhash.go"}, []string{"block: " + preempted}},
+			{[]string{"pkg/bot/gate.go", "pkg/outbound/gate.go"}, []string{"block: GC mark assist wait for work"}},
 			{[]string{"pkg/bot/intake.go", "pkg/store/writer.go"}, []string{"wake"}}},
 	}
 	allowed := map[string]map[string]bool{"pkg/bot": {"pkg/store": true}}

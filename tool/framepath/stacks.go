@@ -130,10 +130,11 @@ const (
 
 // incidental says whether a stack recorded only as kinds is no point of the
 // path: preempted (parked as "preempted" too, for the GC to scan its stack),
-// or where the runtime interrupted.
+// or where the runtime interrupted (a GC phase, a mark assist's wait).
 func incidental(kinds map[string]bool) bool {
 	for k := range kinds {
-		if k != preempted && k != "block: "+preempted && !strings.HasPrefix(k, runtimeKind) {
+		gc := strings.HasPrefix(k, runtimeKind) || strings.HasPrefix(k, "block: GC ")
+		if k != preempted && k != "block: "+preempted && !gc {
 			return false
 		}
 	}
