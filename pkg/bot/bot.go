@@ -149,7 +149,6 @@ func New(d Deps) *Bot {
 	if d.OwnSends == nil {
 		d.OwnSends = newOwnSends(nil)
 	}
-	d.API = rememberSends{Sender: d.API, own: d.OwnSends}
 	recent := newRecentSet(RecentSize)
 	for _, s := range d.Seen {
 		recent.add(s.Sender, s.Timestamp)

@@ -70,22 +70,3 @@ func (in *Intake) dropped(ctx context.Context, err error, via signalapi.Via) {
 		in.log.WarnContext(ctx, "frame dropped", "err", err, "dropped_total", in.pipe.Stats().Dropped, "queue_depth", in.depth, "via", via.String(), "more_since_last_line", held)
 	}
 }
-
-// sync waits, for a webhook frame, until its journal entry is on disk or
-// WEBHOOK_SYNC_WAIT passes (journal.Sync). A frame taken in memory still
-// runs and is answered 200: the REST API does not retry, so a 503 would
-// lose it for sure. It is counted by the journal and logged a line a minute.
-func (in *Intake) sync(ctx context.Context, via signalapi.Via) {
-	if via != signalapi.ViaWebhook || in.journal == nil {
-		return
-	}
-	err := in.journal.Sync(ctx)
-	if err == nil {
-		return
-	}
-	if ok, held := in.syncLog.Allow(time.Now(), time.Minute); ok {
-		in.log.WarnContext(ctx, "webhook frame taken in memory, its journal entry not on disk: a crash now would lose it; written once the state file's commits succeed",
-			"err", err, "not_durable_total", in.journal.Stats().NotDurable, "more_since_last_line", held, "via", via.String(),
-			"timeout", errors.Is(err, context.DeadlineExceeded))
-	}
-}

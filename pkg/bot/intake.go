@@ -2,7 +2,9 @@ package bot
 
 import (
 	"context"
+	"errors"
 	"log/slog"
+	"runtime/debug"
 	"sync"
 	"time"
 
@@ -90,6 +92,25 @@ func (in *Intake) Offer(ctx context.Context, raw []byte, readAt time.Time, via s
 	return f.root.SpanContext().TraceID(), nil
 }
 
+// sync waits, for a webhook frame, until its journal entry is on disk or
+// WEBHOOK_SYNC_WAIT passes (journal.Sync). A frame taken in memory still
+// runs and is answered 200: the REST API does not retry, so a 503 would
+// lose it for sure. It is counted by the journal and logged a line a minute.
+func (in *Intake) sync(ctx context.Context, via signalapi.Via) {
+	if via != signalapi.ViaWebhook || in.journal == nil {
+		return
+	}
+	err := in.journal.Sync(ctx)
+	if err == nil {
+		return
+	}
+	if ok, held := in.syncLog.Allow(time.Now(), time.Minute); ok {
+		in.log.WarnContext(ctx, "webhook frame taken in memory, its journal entry not on disk: a crash now would lose it; written once the state file's commits succeed",
+			"err", err, "not_durable_total", in.journal.Stats().NotDurable, "more_since_last_line", held, "via", via.String(),
+			"timeout", errors.Is(err, context.DeadlineExceeded))
+	}
+}
+
 // push starts the frame's root span at its read time and pushes it to the
 // scheduler; a frame the scheduler refuses ends at once, marked dropped. A
 // new frame (e.ID 0) is journaled once it is queued; a replayed one keeps
@@ -173,6 +194,25 @@ func (in *Intake) run(ctx context.Context, s *pipeline.Slot, f *frame) {
 		return
 	}
 	in.handleSafe(ctx, s, f)
+}
+
+// handleSafe is Handle with a panic recovered: the frame's task, and with
+// it the process, outlive any command or handler.
+func (in *Intake) handleSafe(ctx context.Context, s *pipeline.Slot, f *frame) {
+	defer func() {
+		if r := recover(); r != nil {
+			if f.post != nil {
+				in.bot.recoveredPost(ctx, f.post, r, debug.Stack())
+				return
+			}
+			in.bot.recovered(ctx, f.msg, r, debug.Stack())
+		}
+	}()
+	if f.post != nil {
+		in.bot.handlePost(ctx, s, f.post)
+		return
+	}
+	in.bot.Handle(ctx, s, f.msg)
 }
 
 // awaitTurn waits, inside the queue span (span sender.turn), until every

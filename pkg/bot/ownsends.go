@@ -1,7 +1,6 @@
 package bot
 
 import (
-	"context"
 	"encoding/binary"
 	"fmt"
 	"sync"
@@ -9,7 +8,6 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
-	"signal-bot/pkg/signalapi"
 	"signal-bot/pkg/store"
 )
 
@@ -189,19 +187,4 @@ func (r pruneSends) Commit(tx *bolt.Tx) error {
 		}
 	}
 	return nil
-}
-
-// rememberSends is the bot's Sender: every message it sends, a reply or any
-// other post, is remembered by its answer's timestamp.
-type rememberSends struct {
-	Sender
-	own *OwnSends
-}
-
-func (r rememberSends) Send(ctx context.Context, out signalapi.Outgoing) (signalapi.SendResult, error) {
-	res, err := r.Sender.Send(ctx, out)
-	if err == nil {
-		r.own.Remember(res.Timestamp)
-	}
-	return res, err
 }

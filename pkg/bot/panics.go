@@ -9,32 +9,12 @@ import (
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/trace"
 
-	"signal-bot/pkg/pipeline"
 	"signal-bot/pkg/signalapi"
 	"signal-bot/pkg/telemetry"
 )
 
 // apologyTimeout bounds the send of the apology after a panic.
 const apologyTimeout = 10 * time.Second
-
-// handleSafe is Handle with a panic recovered: the frame's task, and with
-// it the process, outlive any command or handler.
-func (in *Intake) handleSafe(ctx context.Context, s *pipeline.Slot, f *frame) {
-	defer func() {
-		if r := recover(); r != nil {
-			if f.post != nil {
-				in.bot.recoveredPost(ctx, f.post, r, debug.Stack())
-				return
-			}
-			in.bot.recovered(ctx, f.msg, r, debug.Stack())
-		}
-	}()
-	if f.post != nil {
-		in.bot.handlePost(ctx, s, f.post)
-		return
-	}
-	in.bot.Handle(ctx, s, f.msg)
-}
 
 // recoveredPost deals with a panic in a scheduled post: logged with its
 // stack, counted by command and as a post that ended in error, the root
@@ -70,6 +50,9 @@ func (b *Bot) recovered(ctx context.Context, m *Message, r any, stack []byte) {
 	out := signalapi.Outgoing{Recipient: m.In.ReplyTo(), Text: b.d.Texts.Internal()}
 	res, err := b.d.API.Send(ctx, out)
 	b.sends.note(ctx, res, err, time.Now())
+	if err == nil {
+		b.d.OwnSends.Remember(res.Timestamp)
+	}
 	if err != nil {
 		b.d.Recorder.SendFailed(err)
 		b.d.Log.ErrorContext(ctx, "send failed", "command", name, "err", telemetry.RedactErr(err))

@@ -66,6 +66,9 @@ func (b *Bot) send(ctx context.Context, s *pipeline.Slot, span trace.Span, w *wo
 	res, err := b.d.API.Send(ctx, out)
 	now := b.d.Now()
 	b.sends.note(ctx, res, err, now)
+	if err == nil {
+		b.d.OwnSends.Remember(res.Timestamp) // its echo is never handled
+	}
 	if err != nil {
 		markFailed(span, err)
 		b.d.Recorder.SendFailed(err)
