@@ -92,8 +92,14 @@ func commonPrefix(a, b []frame) int {
 
 // upCall is a call from one of the bot's files into a package that the
 // caller's package may not import: through a func value or an interface it
-// was handed.
-type upCall struct{ from, to string }
+// was handed. It is up when the callee's package may import the caller's,
+// directly or through others (the call climbs back to a layer above, as
+// the Intake does); otherwise it goes across, to a package neither above
+// nor below (net/http calling the transport a client was given).
+type upCall struct {
+	from, to string
+	up       bool
+}
 
 // upCalls returns the calls of a stack's files, outermost first, from one
 // package into another that allowed (docs/architecture.md's table: each
@@ -103,10 +109,31 @@ func upCalls(files []string, allowed map[string]map[string]bool) []upCall {
 	for i := 1; i < len(files); i++ {
 		from, to := path.Dir(files[i-1]), path.Dir(files[i])
 		if from != to && !allowed[from][to] {
-			out = append(out, upCall{files[i-1], files[i]})
+			out = append(out, upCall{files[i-1], files[i], reaches(allowed, to, from)})
 		}
 	}
 	return out
+}
+
+// reaches tells whether package a may import b, directly or through the
+// packages it may import.
+func reaches(allowed map[string]map[string]bool, a, b string) bool {
+	seen := map[string]bool{a: true}
+	next := []string{a}
+	for len(next) > 0 {
+		p := next[len(next)-1]
+		next = next[:len(next)-1]
+		for q := range allowed[p] {
+			if q == b {
+				return true
+			}
+			if !seen[q] {
+				seen[q] = true
+				next = append(next, q)
+			}
+		}
+	}
+	return false
 }
 
 // sortedKeys returns the keys of m in order.

@@ -145,6 +145,7 @@ func TestFrameStacks(t *testing.T) {
 
 func TestUpCalls(t *testing.T) {
 	allowed := map[string]map[string]bool{
+		"pkg/app":       {"pkg/bot": true},
 		"pkg/bot":       {"pkg/pipeline": true, "pkg/signalapi": true, "pkg/telemetry": true},
 		"pkg/metrics":   {"pkg/telemetry": true},
 		"pkg/telemetry": {},
@@ -160,19 +161,24 @@ func TestUpCalls(t *testing.T) {
 		{
 			name:  "the worker: the task fn up, then down",
 			files: []string{"pkg/pipeline/slot.go", "pkg/bot/intake.go", "pkg/bot/handle.go", "pkg/signalapi/send.go", "pkg/telemetry/transport.go"},
-			want:  []upCall{{"pkg/pipeline/slot.go", "pkg/bot/intake.go"}, {"pkg/signalapi/send.go", "pkg/telemetry/transport.go"}},
+			want:  []upCall{{"pkg/pipeline/slot.go", "pkg/bot/intake.go", true}, {"pkg/signalapi/send.go", "pkg/telemetry/transport.go", false}},
 		},
 		{
 			name:  "a callback into a package the table allows the other way",
 			files: []string{"pkg/bot/intake.go", "pkg/telemetry/owntime.go", "pkg/metrics/metrics.go", "pkg/telemetry/log.go"},
-			want:  []upCall{{"pkg/telemetry/owntime.go", "pkg/metrics/metrics.go"}},
+			want:  []upCall{{"pkg/telemetry/owntime.go", "pkg/metrics/metrics.go", true}},
 		},
 		{
 			name:  "a package without a row may import nothing",
 			files: []string{"pkg/new/a.go", "pkg/bot/intake.go"},
-			want:  []upCall{{"pkg/new/a.go", "pkg/bot/intake.go"}},
+			want:  []upCall{{"pkg/new/a.go", "pkg/bot/intake.go", false}},
 		},
 		{name: "one file", files: []string{"pkg/store/writer.go"}},
+		{
+			name:  "up, through a package between",
+			files: []string{"pkg/telemetry/owntime.go", "pkg/app/app.go"},
+			want:  []upCall{{"pkg/telemetry/owntime.go", "pkg/app/app.go", true}},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -238,7 +244,7 @@ func TestMerge(t *testing.T) {
 			{[]string{"pkg/bot/gate.go", "pkg/outbound/gate.go"}, []string{"block: GC mark assist wait for work"}},
 			{[]string{"pkg/bot/intake.go", "pkg/store/writer.go"}, []string{"wake"}}},
 	}
-	allowed := map[string]map[string]bool{"pkg/bot": {"pkg/store": true}}
+	allowed := map[string]map[string]bool{"pkg/bot": {"pkg/store": true, "pkg/signalapi": true}}
 	m := &merged{stacks: map[string]*mergedStack{}, files: map[string]int{}, ups: map[upCall]int{}}
 	for _, r := range runs {
 		run := map[string]*frameStack{}
@@ -252,7 +258,7 @@ func TestMerge(t *testing.T) {
 		m.merge(run, allowed)
 	}
 	wantFiles := map[string]int{"pkg/signalapi/receive.go": 3, "pkg/bot/intake.go": 3, "pkg/store/writer.go": 1}
-	wantUps := map[upCall]int{{"pkg/signalapi/receive.go", "pkg/bot/intake.go"}: 3}
+	wantUps := map[upCall]int{{"pkg/signalapi/receive.go", "pkg/bot/intake.go", true}: 3}
 	if m.runs != 3 || !maps.Equal(m.files, wantFiles) || !maps.Equal(m.ups, wantUps) {
 		t.Errorf("merge: %d runs, files %v, up-calls %v; want 3, %v, %v", m.runs, m.files, m.ups, wantFiles, wantUps)
 	}

@@ -115,16 +115,20 @@ func (m *merged) printHeader(w io.Writer, mode string) {
 			always = append(always, f)
 		}
 	}
-	alwaysUps := 0
-	for _, n := range m.ups {
-		if n == m.runs {
-			alwaysUps++
+	up, across := 0, 0
+	for u, n := range m.ups {
+		switch {
+		case n != m.runs:
+		case u.up:
+			up++
+		default:
+			across++
 		}
 	}
-	fmt.Fprintf(w, "path (stacks): one !pomoc by %s, %d runs: %d files in %d packages and %d up-calls in every run",
-		mode, m.runs, len(always), countPkgs(always), alwaysUps)
-	if n, u := len(m.files)-len(always), len(m.ups)-alwaysUps; n+u > 0 {
-		fmt.Fprintf(w, "; %d more files and %d more up-calls in some", n, u)
+	fmt.Fprintf(w, "path (stacks): one !pomoc by %s, %d runs: %d files in %d packages, %d up-calls and %d calls across in every run",
+		mode, m.runs, len(always), countPkgs(always), up, across)
+	if n, u := len(m.files)-len(always), len(m.ups)-up-across; n+u > 0 {
+		fmt.Fprintf(w, "; %d more files and %d more such calls in some", n, u)
 	}
 	fmt.Fprintln(w)
 }
@@ -154,16 +158,30 @@ func (m *merged) printStacks(w io.Writer) {
 	}
 }
 
-// printUpCalls writes the up-calls, in order.
+// printUpCalls writes the up-calls, then the calls across, each in order.
 func (m *merged) printUpCalls(w io.Writer) {
-	fmt.Fprintf(w, "\nup-calls (%d; into a package the caller's may not import, by docs/architecture.md's table):\n", len(m.ups))
 	ups := make([]upCall, 0, len(m.ups))
 	for u := range m.ups {
 		ups = append(ups, u)
 	}
 	slices.SortFunc(ups, func(a, b upCall) int { return strings.Compare(a.from+" "+a.to, b.from+" "+b.to) })
-	for _, u := range ups {
-		fmt.Fprintf(w, "  %s → %s%s\n", u.from, u.to, m.sometimes(m.ups[u]))
+	for _, up := range []bool{true, false} {
+		n := 0
+		for _, u := range ups {
+			if u.up == up {
+				n++
+			}
+		}
+		if up {
+			fmt.Fprintf(w, "\nup-calls (%d; into a package that may import the caller's, by docs/architecture.md's table):\n", n)
+		} else {
+			fmt.Fprintf(w, "\ncalls across (%d; into a package the caller's may not import and that does not import it):\n", n)
+		}
+		for _, u := range ups {
+			if u.up == up {
+				fmt.Fprintf(w, "  %s → %s%s\n", u.from, u.to, m.sometimes(m.ups[u]))
+			}
+		}
 	}
 }
 
