@@ -1,6 +1,8 @@
 package app
 
 import (
+	"signal-bot/internal/archtable"
+
 	"fmt"
 	"go/build"
 	"maps"
@@ -26,7 +28,7 @@ func TestImportRules(t *testing.T) {
 	for pkg := range imports {
 		known[pkg] = true
 	}
-	table, err := readArchTable(filepath.Join(root, "docs", "architecture.md"), known)
+	table, err := archtable.Read(filepath.Join(root, "docs", "architecture.md"), known)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +47,7 @@ func TestImportRules(t *testing.T) {
 // checkTable compares the bot packages (pkg/...) that pkg imports with its
 // row of the table. Every package of the bot needs a row; a package elsewhere
 // (cmd/, tool/, deploy/) needs one as soon as it imports a bot package.
-func checkTable(pkg string, deps []string, table archTable) []string {
+func checkTable(pkg string, deps []string, table archtable.Table) []string {
 	var got []string
 	for _, dep := range deps {
 		if strings.HasPrefix(dep, "pkg/") {

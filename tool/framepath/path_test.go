@@ -1,14 +1,17 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
 	"maps"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"golang.org/x/exp/trace"
+
+	"signal-bot/internal/archtable"
 )
 
 func TestBotFrames(t *testing.T) {
@@ -189,10 +192,11 @@ func TestUpCalls(t *testing.T) {
 	}
 }
 
-func TestParseAllowed(t *testing.T) {
+// readAllowed turns the table archtable reads into sets, every name taken.
+func TestReadAllowed(t *testing.T) {
 	page := func(rows ...string) string {
 		return "# T\n\n## The frame path\n\n| package | imports |\n|---|---|\n| `pkg/z` | `q` |\n\n" +
-			tableHeading + "\n\nIntro.\n\n| package | does | imports (of the bot's packages) |\n|---|---|---|\n" +
+			archtable.Heading + "\n\nIntro.\n\n| package | does | imports (of the bot's packages) |\n|---|---|---|\n" +
 			strings.Join(rows, "\n") + "\n\nRules.\n\n## Next\n\n| package | imports |\n|---|---|\n| `pkg/y` | `a` |\n"
 	}
 	tests := []struct {
@@ -210,20 +214,24 @@ func TestParseAllowed(t *testing.T) {
 				"tool/x": {"pkg/a": true}, "tool/y": {"pkg/a": true},
 			},
 		},
-		{name: "no imports column", page: strings.Replace(page("| `pkg/a` | x | — |"), "imports (of", "deps (of", 1), wantErr: "no imports column"},
-		{name: "no table", page: "# T\n\n" + tableHeading + "\n\nNone.\n", wantErr: "no table"},
+		{name: "no imports column", page: strings.Replace(page("| `pkg/a` | x | — |"), "imports (of", "deps (of", 1), wantErr: `no "package" or "imports" column`},
+		{name: "no table", page: "# T\n\n" + archtable.Heading + "\n\nNone.\n", wantErr: "no table"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := parseAllowed(bufio.NewScanner(strings.NewReader(tt.page)))
+			path := filepath.Join(t.TempDir(), "architecture.md")
+			if err := os.WriteFile(path, []byte(tt.page), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			got, err := readAllowed(path)
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-					t.Fatalf("parseAllowed = %v, %v; want an error with %q", got, err, tt.wantErr)
+					t.Fatalf("readAllowed = %v, %v; want an error with %q", got, err, tt.wantErr)
 				}
 				return
 			}
 			if err != nil || !maps.EqualFunc(got, tt.want, maps.Equal) {
-				t.Fatalf("parseAllowed = %v, %v; want %v", got, err, tt.want)
+				t.Fatalf("readAllowed = %v, %v; want %v", got, err, tt.want)
 			}
 		})
 	}
