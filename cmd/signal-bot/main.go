@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -101,20 +102,29 @@ func run(parent context.Context, args []string, sio stdio) (err error) {
 		defer func() { err = errors.Join(err, sb.Close()) }()
 		opts.Served = sb.printServed
 	}
-	ln, err := activation.Listener(os.LookupEnv, os.Getpid())
-	if err != nil {
+	if opts.Listener, err = inheritedListener(); err != nil {
 		return err
 	}
-	for _, v := range []string{activation.EnvPID, activation.EnvFDs, activation.EnvFDNames} {
-		os.Unsetenv(v) // not for any process this one starts
-	}
-	opts.Listener = ln
 	a, err := app.New(ctx, cfg, opts)
 	if err != nil {
 		return err
 	}
 	opts.Log.Info("signal-bot running", "version", version, "http", "http://"+a.HTTPAddr(), "limit", cfg.Pipeline.Limit, "queue_depth", cfg.Pipeline.QueueDepth)
 	return a.Run(ctx)
+}
+
+// inheritedListener is the socket systemd passed (socket activation), or
+// nil. The activation variables are unset so that no process this one starts
+// takes them for its own.
+func inheritedListener() (net.Listener, error) {
+	ln, err := activation.Listener(os.LookupEnv, os.Getpid())
+	if err != nil {
+		return nil, err
+	}
+	for _, v := range []string{activation.EnvPID, activation.EnvFDs, activation.EnvFDNames} {
+		os.Unsetenv(v)
+	}
+	return ln, nil
 }
 
 // newLogger is the bot's structured log on w, from level up.
