@@ -139,19 +139,20 @@ func (t *talk) describe() string {
 	who := fmt.Sprintf("%s %s (%s)", t.as.role, t.as.number, t.as.name)
 	switch t.place {
 	case inNote:
-		return "== the account's owner, in Note-to-Self (owner mode); " + who + " in /dm and /group"
+		return "== the account's owner, in Note-to-Self (owner mode); /dm, /group: " + t.as.role
 	case inDirect:
 		return "== " + who + ", in a direct chat with the bot" + strangerNote(t.as)
 	}
-	return "== " + who + ", in the group " + t.group + strangerNote(t.as)
+	return "== " + who + ", in the group " + t.group
 }
 
-// strangerNote says what ANSWER_IN's default promises a stranger.
+// strangerNote says what ANSWER_IN's default promises a stranger in a
+// direct chat.
 func strangerNote(p persona) string {
 	if p.number != strangerNumber {
 		return ""
 	}
-	return "; in no group: outside one, ANSWER_IN=groups,members (the default) answers nothing"
+	return "\n== in no group: ANSWER_IN=groups,members (the default) answers nothing"
 }
 
 // message is the message a typed line becomes, in the typist's chat.

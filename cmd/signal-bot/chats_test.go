@@ -39,7 +39,7 @@ func TestSandboxChats(t *testing.T) {
 
 	sr.say("/as stranger")
 	sr.say("/dm")
-	sr.waitScreen("== stranger " + strangerNumber + " (Obcy), in a direct chat with the bot; in no group")
+	sr.waitScreen("== stranger " + strangerNumber + " (Obcy), in a direct chat with the bot\n== in no group")
 	sr.say("!pomoc")
 	sr.waitScreen("stranger → bot, direct: !pomoc\n")
 	sr.metric(`signal_bot_frames_ignored_total{reason="answer_in"} 1`)
@@ -131,9 +131,12 @@ func TestSlash(t *testing.T) {
 		{"/group rodzina", "== member " + memberNumber + " (Ola), in the group rodzina", "member → rodzina"},
 		{"/group nowhere", `== no group "nowhere" here; the groups: testbot, rodzina`, "member → rodzina"},
 		{"/as king", "== /as admin, /as member or /as stranger", "member → rodzina"},
-		{"/note", "== the account's owner, in Note-to-Self (owner mode); member " + memberNumber + " (Ola) in /dm and /group", "owner → Note-to-Self"},
+		{"/note", "== the account's owner, in Note-to-Self (owner mode); /dm, /group: member", "owner → Note-to-Self"},
+		{"/as stranger", "== the account's owner, in Note-to-Self (owner mode); /dm, /group: stranger", "owner → Note-to-Self"},
 		{"/shrug", "== /shrug is no sandbox command; /help lists them", "owner → Note-to-Self"},
 		{"/help", slashHelp, "owner → Note-to-Self"},
+		{"/dm", "== stranger " + strangerNumber + " (Obcy), in a direct chat with the bot\n" +
+			"== in no group: ANSWER_IN=groups,members (the default) answers nothing", "stranger → bot, direct"},
 	}
 	for _, tt := range tests {
 		if got := tk.slash(tt.line, groups); got != tt.reply {
@@ -145,5 +148,12 @@ func TestSlash(t *testing.T) {
 	}
 	if n := strings.Count(slashHelp, "\n"); n != 1 {
 		t.Errorf("/help is %d lines; want 2", n+1)
+	}
+	for _, tt := range tests {
+		for _, l := range strings.Split(tk.slash(tt.line, groups), "\n") {
+			if utf8.RuneCountInString(l) > 80 {
+				t.Errorf("%s: a line of over 80 columns: %q", tt.line, l)
+			}
+		}
 	}
 }
