@@ -5,6 +5,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"unicode/utf16"
 
 	"signal-bot/pkg/sim"
 )
@@ -42,23 +43,22 @@ func whom(author string) string {
 }
 
 // quoted is a quote's text as Signal shows it: each mention's placeholder
-// replaced by the name of whom it mentions, "@bot" for the bot.
+// (at its start, in UTF-16 code units) replaced by the name of whom it
+// mentions, "@bot" for the bot.
 func quoted(s *sim.Sim, x sim.Sent) string {
-	text := []rune(x.QuoteMessage)
 	var b strings.Builder
-	next := 0 // the next mention, in order of their placeholders
-	for _, r := range text {
-		if r == '\uFFFC' && next < len(x.QuoteMentions) {
-			author := x.QuoteMentions[next].Author
-			next++
-			if author == s.Number() || author == sim.UUIDOf(s.Number()) {
-				b.WriteString("@bot")
-				continue
-			}
-			b.WriteString("@" + whom(author))
-			continue
+	pos := int64(0)
+	for _, r := range x.QuoteMessage {
+		i := slices.IndexFunc(x.QuoteMentions, func(m sim.SentMention) bool { return m.Start == pos })
+		pos += int64(len(utf16.Encode([]rune{r})))
+		switch {
+		case r != '\uFFFC' || i < 0:
+			b.WriteRune(r)
+		case x.QuoteMentions[i].Author == s.Number() || x.QuoteMentions[i].Author == sim.UUIDOf(s.Number()):
+			b.WriteString("@bot")
+		default:
+			b.WriteString("@" + whom(x.QuoteMentions[i].Author))
 		}
-		b.WriteRune(r)
 	}
 	return b.String()
 }
