@@ -119,7 +119,7 @@ go build -o "$tmp/bin/composecheck" ./deploy/composecheck
 # --- 2. the example env file --------------------------------------------------
 
 step "every variable in deploy/signal-bot.env.example is one the bot reads (signal-bot -h, OTEL_*)"
-"$tmp/bin/signal-bot" -h 2>&1 | awk '/^  [A-Z][A-Z0-9_]+ /{ print $1 }' >"$tmp/known"
+"$tmp/bin/signal-bot" -h 2>&1 | awk '/^  [A-Z][A-Z0-9_]+=/{ sub(/=.*/, "", $1); print $1 }' >"$tmp/known"
 grep -qx SIGNAL_API_URL "$tmp/known" || fail "could not read the variable names from signal-bot -h"
 unknown=()
 while read -r name; do

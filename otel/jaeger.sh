@@ -5,6 +5,9 @@
 #   otel/jaeger.sh build   # print the binary's path, building it if needed
 #   otel/jaeger.sh path    # print the binary's path, without building it
 #   otel/jaeger.sh start   # start in the background, wait until ready, print the PID file
+#
+# The local build has no web UI (its query API answers on 127.0.0.1:16686 and
+# go run ./tool/trace reads it); compose.yaml's Jaeger image has one.
 #   otel/jaeger.sh stop    # stop the instance started by "start"
 #
 # By default Jaeger keeps traces in memory (otel/jaeger.yaml): a restart
@@ -53,7 +56,8 @@ start() {
 	echo $! >"$pidfile"
 	for _ in $(seq 1 100); do
 		if ready; then
-			echo "jaeger: ready (pid $(cat "$pidfile")); UI http://127.0.0.1:16686, OTLP http://127.0.0.1:4318; traces $storage" >&2
+			echo "jaeger: ready (pid $(cat "$pidfile")); OTLP http://127.0.0.1:4318, query API http://127.0.0.1:16686; traces $storage" >&2
+			echo "jaeger: this local build has no web UI (16686 serves a placeholder page); see a trace with: go run ./tool/trace <trace_id>  (or --last 3, --slowest 10m)" >&2
 			return 0
 		fi
 		if ! kill -0 "$(cat "$pidfile")" 2>/dev/null; then

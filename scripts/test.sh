@@ -2,10 +2,48 @@
 # The test command of README.md, and what CI runs (.ci/run). On a fresh
 # machine it builds Jaeger once (cached under ~/.cache/signal-bot), starts it
 # on loopback for the trace tests, and stops it at the end.
+#
+# It says where it is: each step's name as it starts and its time as it ends,
+# one line per package as go test finishes it (gotestsum, pinned in
+# scripts/gotestsum/go.mod, built once and cached like staticcheck), and at
+# the end the time of every step and the ten slowest tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-step() { printf '\n== %s\n' "$*"; }
+started=$SECONDS step_name="" step_started=$SECONDS
+times=()
+# step ends the step under way (its time) and starts the next.
+step() {
+	end_step
+	step_name=$* step_started=$SECONDS
+	printf '\n== %s\n' "$*"
+}
+end_step() {
+	[ -n "$step_name" ] || return 0
+	local took=$((SECONDS - step_started))
+	local short=${step_name%% (*}
+	printf -- '-- %s: %d s\n' "$short" "$took"
+	times+=("$(printf '%5d s  %s' "$took" "$short")")
+	step_name=""
+}
+json=$(mktemp "${TMPDIR:-/tmp}/signal-bot-test.XXXXXX")
+# finish runs at exit, whether the run passed or not: it stops Jaeger if this
+# run started it, then gives the steps' times and the slowest tests.
+jaeger_started=""
+finish() {
+	local rc=$?
+	end_step
+	[ -z "$jaeger_started" ] || otel/jaeger.sh stop
+	printf '\n== time per step (%d s in all)\n' "$((SECONDS - started))"
+	printf '%s\n' "${times[@]}"
+	if [ -s "$json" ]; then
+		printf '\n== the ten slowest tests\n'
+		scripts/gotestsum.sh tool slowest --jsonfile "$json" --threshold 1ms | head -10 || true
+	fi
+	rm -f "$json"
+	exit "$rc"
+}
+trap finish EXIT
 
 step "gofmt"
 unformatted=$(gofmt -l $(git ls-files '*.go'))
@@ -28,11 +66,11 @@ lint/staticcheck.sh ./...
 
 step "Jaeger (otel/jaeger.sh: built once, cached)"
 otel/jaeger.sh start
-trap 'otel/jaeger.sh stop' EXIT
+jaeger_started=1
 export SIGNAL_BOT_OTLP=http://127.0.0.1:4318 SIGNAL_BOT_JAEGER=http://127.0.0.1:16686
 
-step "go test -race"
-go test -race -count=1 -timeout 20m ./...
+step "go test -race (a line per package as it finishes; scripts/gotestsum.sh: built once, cached)"
+scripts/gotestsum.sh --format pkgname --jsonfile "$json" -- -race -count=1 -timeout 20m ./...
 
 step "fuzz smoke (200,000 executions per target; scripts/fuzz.sh is the 1,000,000-execution run)"
 # A count, not a duration: with -fuzztime 10s, Go 1.26's fuzz coordinator can

@@ -60,11 +60,18 @@ func run(parent context.Context, args []string, sio stdio) (err error) {
 	fs := flag.NewFlagSet("signal-bot", flag.ContinueOnError)
 	fs.SetOutput(sio.errOut)
 	fs.Usage = func() { config.Usage(sio.errOut) }
+	settingsMD := fs.Bool("settings-md", false, "print docs/settings.md, generated from the settings' declarations, and exit")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil
 		}
 		return usageError{err}
+	}
+	if *settingsMD {
+		return config.SettingsMarkdown(sio.out)
+	}
+	if isSandbox(sio.env) {
+		sio.env = sandboxEnv{sio.env}
 	}
 	cfg, err := config.Load(parent, sio.env)
 	if err != nil {
@@ -77,26 +84,16 @@ func run(parent context.Context, args []string, sio stdio) (err error) {
 	// config.Load refuses SIGNAL_NUMBER without SIGNAL_API_URL: the sandbox
 	// runs only when neither is set, as on a fresh machine.
 	opts := app.Options{Version: version, Sandbox: cfg.Signal.BaseURL == ""}
-	logPath := ""
-	if opts.Sandbox {
-		if _, set := sio.env.Lookup("STATE_PATH"); !set {
-			cfg.State.Path = sandboxStatePath // never the production file by default
-		}
-		logPath = filepath.Join(filepath.Dir(cfg.State.Path), sandboxLogName)
-		f, err := openLog(logPath)
-		if err != nil {
-			return err
-		}
-		defer f.Close() // after the sandbox and the bot: deferred first
-		opts.Log = newLogger(f, level)
-	} else {
-		opts.Log = newLogger(sio.errOut, level)
+	logPath, closeLog, err := setLog(&opts, &cfg, sio, level)
+	if err != nil {
+		return err
 	}
+	defer closeLog() // after the sandbox and the bot: deferred first
 	ctx, stop := stopOnSignal(parent, opts.Log)
 	defer stop()
+	var sb *sandbox
 	if opts.Sandbox {
-		sb, err := startSandbox(ctx, &cfg, opts.Log, logPath, level, sio)
-		if err != nil {
+		if sb, err = startSandbox(ctx, &cfg, opts.Log, sio); err != nil {
 			return err
 		}
 		defer func() { err = errors.Join(err, sb.Close()) }()
@@ -107,10 +104,43 @@ func run(parent context.Context, args []string, sio stdio) (err error) {
 	}
 	a, err := app.New(ctx, cfg, opts)
 	if err != nil {
-		return err
+		return busyAddr(err, cfg.Server.Addr)
 	}
 	opts.Log.Info("signal-bot running", "version", version, "http", "http://"+a.HTTPAddr(), "limit", cfg.Pipeline.Limit, "queue_depth", cfg.Pipeline.QueueDepth)
+	if sb != nil {
+		sb.welcome(ctx, sio.in, cfg, a.HTTPAddr(), logPath, level)
+	}
 	return a.Run(ctx)
+}
+
+// setLog sets opts.Log: on standard error, or for the sandbox to the file
+// beside its state (the sandbox's own, unless STATE_PATH is set), whose path
+// it returns. Its closer closes the file.
+func setLog(opts *app.Options, cfg *config.Config, sio stdio, level slog.Level) (string, func() error, error) {
+	if !opts.Sandbox {
+		opts.Log = newLogger(sio.errOut, level)
+		return "", func() error { return nil }, nil
+	}
+	if _, set := sio.env.Lookup("STATE_PATH"); !set {
+		cfg.State.Path = sandboxStatePath // never the production file by default
+	}
+	logPath := filepath.Join(filepath.Dir(cfg.State.Path), sandboxLogName)
+	f, err := openLog(logPath)
+	if err != nil {
+		return "", nil, err
+	}
+	opts.Log = newLogger(f, level)
+	return logPath, f.Close, nil
+}
+
+// busyAddr turns a listener that could not bind HTTP_ADDR, held by another
+// process, into an exit-2 line naming the address and the setting; other
+// errors pass as they are.
+func busyAddr(err error, addr string) error {
+	if errors.Is(err, syscall.EADDRINUSE) {
+		return usageError{fmt.Errorf("HTTP_ADDR %s is in use by another process: stop it, or set HTTP_ADDR to a free address", addr)}
+	}
+	return err
 }
 
 // inheritedListener is the socket systemd passed (socket activation), or

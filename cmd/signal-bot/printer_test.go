@@ -118,3 +118,18 @@ func BenchmarkReplyPrinter(b *testing.B) {
 		})
 	}
 }
+
+// A quote's mentions show as names where their placeholders are: the bot's
+// as "@bot", a sandbox person's by role and number; a placeholder without a
+// mention stays as it is.
+func TestQuoted(t *testing.T) {
+	s := sim.New(sim.Config{})
+	defer s.Close()
+	x := sim.Sent{QuoteMessage: "😀 \uFFFC \uFFFC !pomoc \uFFFC", QuoteMentions: []sim.SentMention{
+		{Start: 3, Length: 1, Author: sim.UUIDOf(s.Number())}, // 😀 is two UTF-16 code units
+		{Start: 5, Length: 1, Author: memberNumber},
+	}}
+	if got, want := quoted(s, x), "😀 @bot @member "+memberNumber+" !pomoc \uFFFC"; got != want {
+		t.Errorf("quoted = %q; want %q", got, want)
+	}
+}

@@ -7,11 +7,13 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 
 	"signal-bot/pkg/config"
 	"signal-bot/pkg/fakeup"
@@ -38,22 +40,27 @@ type sandbox struct {
 	log     *slog.Logger // to the log file
 	screen  *screen
 	printer *replyPrinter
+	talk    *talk
 	cancel  context.CancelFunc
 	wg      sync.WaitGroup
+	// busy is HTTP_ADDR's default when another process held it and the bot
+	// took a free port instead; "" when it did not.
+	busy string
 }
 
 // startSandbox starts the simulator and the fake upstreams on loopback,
-// logging to log (the file at logPath), points cfg at them, prints the first
-// screen and starts the stdin → message and send → screen loops.
-func startSandbox(ctx context.Context, cfg *config.Config, log *slog.Logger, logPath string, level slog.Level, sio stdio) (*sandbox, error) {
-	sb := &sandbox{log: log, screen: &screen{w: sio.out}}
+// logging to log, points cfg at them (and at a free port when HTTP_ADDR's
+// default is busy) and starts the send → screen loop. welcome then prints
+// the first screen and starts reading lines.
+func startSandbox(ctx context.Context, cfg *config.Config, log *slog.Logger, sio stdio) (*sandbox, error) {
+	sb := &sandbox{log: log, screen: &screen{w: sio.out}, talk: newTalk()}
 	lat, lim := sim.DefaultLatency(), sim.SignalLimits()
 	upLat := fakeup.DefaultLatency()
 	if v, _ := sio.env.Lookup("SANDBOX_LATENCY"); v == "zero" {
 		// Benchmarks measure the bot, not Signal: no latency and no rate limits.
 		lat, lim, upLat = sim.ZeroLatency(), sim.Limits{}, fakeup.Latency{}
 	}
-	sb.sim = sim.New(sim.Config{Latency: lat, Limits: lim, Lossless: true, Logger: sb.log.With("component", "signal-sim")})
+	sb.sim = sim.New(sim.Config{Latency: lat, Limits: lim, Lossless: true, Groups: sandboxGroups(), Logger: sb.log.With("component", "signal-sim")})
 	simURL, err := sb.sim.Start("127.0.0.1:0")
 	if err != nil {
 		return nil, fmt.Errorf("start sandbox simulator: %w", err)
@@ -64,41 +71,67 @@ func startSandbox(ctx context.Context, cfg *config.Config, log *slog.Logger, log
 		return nil, fmt.Errorf("start sandbox upstreams: %w", err)
 	}
 	sb.point(cfg, simURL)
+	if _, set := sio.env.Lookup("HTTP_ADDR"); !set && portBusy(cfg.Server.Addr) {
+		sb.busy, cfg.Server.Addr = cfg.Server.Addr, "127.0.0.1:0"
+	}
 	sb.printer = &replyPrinter{sim: sb.sim, out: sb.screen}
-	sb.screen.printf(firstScreen, simURL, cfg.State.Path, sandboxUser, sim.TestGroup().Alias, logPath, strings.ToLower(level.String()))
-
 	ctx, sb.cancel = context.WithCancel(ctx)
 	sb.wg.Add(1)
 	go func() { defer sb.wg.Done(); sb.printReplies(ctx) }()
-	go sb.readLines(ctx, sio.in) // not waited for: a read on stdin cannot be interrupted
 	return sb, nil
 }
 
-// firstScreen is what the sandbox prints before the first reply.
-const firstScreen = `== signal-bot SANDBOX ==
-Neither SIGNAL_API_URL nor SIGNAL_NUMBER is set, so the bot runs against its
-built-in simulated signal-cli-rest-api (%s) and fake picture
-upstreams, with its state in %s.
-Type a message and press Enter: it comes from %s in the group %q.
-Try !pomoc, !ja, !cat, !kot; "@bot !pomoc" mentions the bot first, and a
-line of 🔁 alone reacts to its last picture. Replies (and the bot's
-reactions) are printed below, each followed by one line with its timing (own_ms: the bot's own share; round_trip_ms: the whole
-reply). Ctrl-C stops.
-The bot's log goes to %s (LOG_LEVEL=%s): tail -f it to see everything.
-To use a real signal-cli-rest-api (json-rpc mode):
-  SIGNAL_API_URL=http://127.0.0.1:8080 SIGNAL_NUMBER=+48… go run ./cmd/signal-bot
-Run signal-bot -h for every setting.
+// welcome prints the first screen, with the address the bot's endpoints
+// took, and starts reading the typed lines.
+func (sb *sandbox) welcome(ctx context.Context, in io.Reader, cfg config.Config, httpAddr, logPath string, level slog.Level) {
+	endpoints := "http://" + httpAddr
+	if sb.busy != "" {
+		endpoints += " (" + sb.busy + " is busy)"
+	}
+	sb.screen.printf(firstScreen, cfg.State.Path, logPath, strings.ToLower(level.String()), endpoints, sandboxUser, sim.TestGroup().Alias, slashHelp)
+	go sb.readLines(ctx, in) // not waited for: a read on stdin cannot be interrupted
+}
 
-`
+// firstScreen is what the sandbox prints before the first reply: at most 80
+// columns a line.
+const firstScreen = `== signal-bot SANDBOX ==
+Neither SIGNAL_API_URL nor SIGNAL_NUMBER is set: the bot runs against a
+simulated signal-cli-rest-api and fake picture sources, on loopback.
+State: %s · log: %s (LOG_LEVEL=%s; tail -f it)
+The bot's endpoints: %s; tools take --url
+Type a message and press Enter: you are the admin %s in the group
+%s. Try !pomoc, !ja, !cat, !kot; "@bot !pomoc" mentions the bot first; a
+line of 🔁 alone reacts to the bot's last picture; in /dm, !bot status.
+Lines starting with / are the sandbox's own:
+%s
+Each reply shows as in the chat, then one line of its timing (own_ms: the
+bot's own share; round_trip_ms: the whole reply). Ctrl-C stops.
+A real signal-cli-rest-api (json-rpc mode), e.g. on 127.0.0.1:8080:
+SIGNAL_API_URL=http://127.0.0.1:8080 SIGNAL_NUMBER=+48… go run ./cmd/signal-bot
+` + firstScreenEnd
+
+// firstScreenEnd ends the first screen.
+const firstScreenEnd = "Every setting: go run ./cmd/signal-bot -h\n\n"
+
+// portBusy tells whether another process listens on addr.
+func portBusy(addr string) bool {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return errors.Is(err, syscall.EADDRINUSE)
+	}
+	ln.Close()
+	return false
+}
 
 // point aims cfg at the simulator at simURL and the fake upstreams.
 func (sb *sandbox) point(cfg *config.Config, simURL string) {
-	tg := sim.TestGroup()
 	cfg.Signal.BaseURL, cfg.Signal.Number = simURL, sb.sim.Number()
 	if cfg.Commands.Groups == nil {
 		cfg.Commands.Groups = map[string]string{}
 	}
-	cfg.Commands.Groups[tg.Alias] = tg.ID()
+	for _, g := range sandboxGroups() {
+		cfg.Commands.Groups[g.Alias] = g.ID()
+	}
 	cfg.Upstreams.CatAPIURL, cfg.Upstreams.CommonsAPIURL = sb.up.CatAPIURL(), sb.up.CommonsAPIURL()
 	// The fakes are plain http on loopback: allowed by their exact address,
 	// which leaves the fetch policy as strict as in production for the rest.
@@ -124,14 +157,22 @@ func (sb *sandbox) readLines(ctx context.Context, in io.Reader) {
 	if err := sb.sim.WaitSubscribers(ctx, 1); err != nil {
 		return
 	}
+	var groups []string
+	for _, g := range sandboxGroups() {
+		groups = append(groups, g.Alias)
+	}
 	sc := bufio.NewScanner(in)
 	for sc.Scan() && ctx.Err() == nil {
 		line := strings.TrimSpace(sc.Text())
-		if line == "" {
-			continue
-		}
-		if _, err := sb.sim.Deliver(messageOf(sb.sim, line)); err != nil {
-			sb.log.Warn("sandbox message not delivered", "err", err)
+		switch {
+		case line == "":
+		case strings.HasPrefix(line, "/"):
+			sb.screen.printf("%s\n", sb.talk.slash(line, groups))
+		default:
+			sb.screen.printf("%s: %s\n", sb.talk.where(), line)
+			if _, err := sb.sim.Deliver(sb.talk.message(sb.sim, line)); err != nil {
+				sb.log.Warn("sandbox message not delivered", "err", err)
+			}
 		}
 	}
 	if ctx.Err() == nil {
@@ -194,29 +235,16 @@ func (p *replyPrinter) print(sent []sim.Sent) error {
 	p.next += len(sent)
 	var b strings.Builder
 	for _, m := range sent {
-		to := strings.Join(m.Recipients, ",")
-		if to == sim.TestGroup().ID() {
-			to = sim.TestGroup().Alias
-		}
 		if m.QuoteTimestamp != 0 { // above the reply, as Signal shows a quote
-			fmt.Fprintf(&b, "  ↪ replying to %s: %s\n", whom(m.QuoteAuthor), firstLine(m.QuoteMessage, 60))
+			fmt.Fprintf(&b, "  ↪ replying to %s: %s\n", whom(m.QuoteAuthor), firstLine(quoted(p.sim, m), 60))
 		}
-		fmt.Fprintf(&b, "bot → %s: %s\n", to, strings.ReplaceAll(m.Message, "\n", "\n    "))
+		fmt.Fprintf(&b, "bot → %s: %s\n", chatOf(p.sim, m), strings.ReplaceAll(m.Message, "\n", "\n    "))
 		for _, a := range m.Attachments {
 			fmt.Fprintf(&b, "    [picture %s %s, %d bytes, %dx%d]\n", a.Filename, a.MIME, a.Size, a.Width, a.Height)
 		}
 	}
 	_, err := io.WriteString(p.out, b.String()) // one write: a timing line never splits a reply
 	return err
-}
-
-// whom names a quote's author: the bot quotes by uuid, and the sandbox's typist
-// is shown by the number they type from.
-func whom(author string) string {
-	if author == sim.UUIDOf(sandboxUser) {
-		return sandboxUser
-	}
-	return author
 }
 
 // firstLine is s's first line, cut to at most n runes ("…" marks a cut).

@@ -4,10 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"maps"
 	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -58,61 +60,96 @@ func get(url string) string {
 
 var runningRE = regexp.MustCompile(`msg="signal-bot running" .*http=(http://\S+)`)
 
-// The sandbox's screen, for !pomoc, a !cat from the picture pool and a flood
-// of !x, shows only the first screen, the replies as they look in the chat
-// and one short timing line per command; the log file beside the state holds
-// the structured log, served lines and picture lines included.
-func TestSandboxScreen(t *testing.T) {
+// sandboxRun is the sandbox run in-process by run, driven through its stdin.
+type sandboxRun struct {
+	t       *testing.T
+	typed   *io.PipeWriter
+	screen  *syncBuffer
+	stderr  *syncBuffer
+	logPath string
+	base    string // the bot's endpoints, http://…
+}
+
+// runSandbox runs the sandbox with env (STATE_PATH in a temporary folder and
+// SANDBOX_LATENCY=zero unless env sets them) until the test ends, and waits
+// for the bot to run.
+func runSandbox(t *testing.T, env map[string]string) *sandboxRun {
+	t.Helper()
 	dir := t.TempDir()
-	env := envconfig.MapLookuper(map[string]string{
-		"HTTP_ADDR": "127.0.0.1:0", "STATE_PATH": filepath.Join(dir, "state.db"), "SANDBOX_LATENCY": "zero",
-		"POOL_SIZE_CAT": "1", "POOL_SIZE_KOT": "0", // one picture to hit; no time spent on the rest
-	})
+	vars := map[string]string{"STATE_PATH": filepath.Join(dir, "state.db"), "SANDBOX_LATENCY": "zero"}
+	maps.Copy(vars, env)
 	in, typed := io.Pipe()
-	var screen, stderr syncBuffer
+	sr := &sandboxRun{t: t, typed: typed, screen: &syncBuffer{}, stderr: &syncBuffer{}, logPath: filepath.Join(dir, sandboxLogName)}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- run(ctx, nil, stdio{env: env, in: in, out: &screen, errOut: &stderr}) }()
-	defer func() {
+	go func() {
+		done <- run(ctx, nil, stdio{env: envconfig.MapLookuper(vars), in: in, out: sr.screen, errOut: sr.stderr})
+	}()
+	t.Cleanup(func() {
 		cancel()
 		typed.Close()
 		if err := <-done; err != nil {
 			t.Errorf("run: %v", err)
 		}
-	}()
-	logPath := filepath.Join(dir, sandboxLogName)
-	logText := func() string { b, _ := os.ReadFile(logPath); return string(b) }
-	var base string
+	})
 	waitFor(t, "the bot to run", func() bool {
-		m := runningRE.FindStringSubmatch(logText())
+		m := runningRE.FindStringSubmatch(sr.log())
 		if m != nil {
-			base = m[1]
+			sr.base = m[1]
 		}
 		return m != nil
 	})
-	metric := func(line string) func() bool {
-		return func() bool { return strings.Contains(get(base+"/metrics"), line) }
+	return sr
+}
+
+// log is the sandbox's log file so far.
+func (sr *sandboxRun) log() string { b, _ := os.ReadFile(sr.logPath); return string(b) }
+
+// say types line.
+func (sr *sandboxRun) say(line string) {
+	sr.t.Helper()
+	if _, err := io.WriteString(sr.typed, line+"\n"); err != nil {
+		sr.t.Fatal(err)
 	}
-	waitFor(t, "a !cat picture in the pool", func() bool {
-		return regexp.MustCompile(`(?m)^signal_bot_pool_ready\{command="cat"[^}]*\} [1-9]`).MatchString(get(base + "/metrics"))
+}
+
+// waitScreen waits for the screen to hold want.
+func (sr *sandboxRun) waitScreen(want string) {
+	sr.t.Helper()
+	waitFor(sr.t, "the screen to show "+strconv.Quote(want), func() bool { return strings.Contains(sr.screen.String(), want) })
+}
+
+// metric waits for the /metrics line that starts with line.
+func (sr *sandboxRun) metric(line string) {
+	sr.t.Helper()
+	waitFor(sr.t, line, func() bool { return strings.Contains(get(sr.base+"/metrics"), line) })
+}
+
+// The sandbox's screen, for !pomoc, a !cat from the picture pool and a flood
+// of !x, shows only the first screen, the echo of each typed line, the
+// replies as they look in the chat and one short timing line per command;
+// the log file beside the state holds the structured log, served lines and
+// picture lines included.
+func TestSandboxScreen(t *testing.T) {
+	sr := runSandbox(t, map[string]string{
+		"HTTP_ADDR":     "127.0.0.1:0",
+		"POOL_SIZE_CAT": "1", "POOL_SIZE_KOT": "0", // one picture to hit; no time spent on the rest
 	})
-	say := func(line string) {
-		if _, err := io.WriteString(typed, line+"\n"); err != nil {
-			t.Fatal(err)
-		}
-	}
-	say("!pomoc")
-	waitFor(t, "the !pomoc line", func() bool { return strings.Contains(screen.String(), "↳ pomoc ") })
-	say("!cat")
-	waitFor(t, "the !cat line", func() bool { return strings.Contains(screen.String(), "↳ cat ") })
-	waitFor(t, "a pool hit", metric(`signal_bot_pool_hits_total{command="cat"`))
-	say("!cat") // inside the cooldown: a ⏳ reaction, no text
-	waitFor(t, "the second !cat's line", func() bool { return strings.Contains(screen.String(), "↳ cat cooldown ") })
-	say("@bot !ja") // the mention's placeholder first, as Signal writes "@bot"
-	waitFor(t, "the !ja line", func() bool { return strings.Contains(screen.String(), "↳ ja ") })
+	waitFor(t, "a !cat picture in the pool", func() bool {
+		return regexp.MustCompile(`(?m)^signal_bot_pool_ready\{command="cat"[^}]*\} [1-9]`).MatchString(get(sr.base + "/metrics"))
+	})
+	sr.say("!pomoc")
+	sr.waitScreen("↳ pomoc ")
+	sr.say("!cat")
+	sr.waitScreen("↳ cat ")
+	sr.metric(`signal_bot_pool_hits_total{command="cat"`)
+	sr.say("!cat") // inside the cooldown: a ⏳ reaction, no text
+	sr.waitScreen("↳ cat cooldown ")
+	sr.say("@bot !ja") // the mention's placeholder first, as Signal writes "@bot"
+	sr.waitScreen("↳ ja ")
 	const flood = 30
 	for range flood {
-		say("!x")
+		sr.say("!x")
 	}
 	waitFor(t, "the flood to be handled", func() bool {
 		var h struct {
@@ -121,21 +158,21 @@ func TestSandboxScreen(t *testing.T) {
 			Active        int `json:"active"`
 			QueueDepth    int `json:"queue_depth"`
 		}
-		return json.Unmarshal([]byte(get(base+"/healthz")), &h) == nil &&
+		return json.Unmarshal([]byte(get(sr.base+"/healthz")), &h) == nil &&
 			h.Accepted+h.DroppedSender == 4+flood && h.Active == 0 && h.QueueDepth == 0
 	})
-	checkScreen(t, screen.String(), logPath)
-	checkLog(t, logText())
-	if stderr.String() != "" {
-		t.Errorf("stderr = %q; want nothing (the log goes to %s)", stderr.String(), logPath)
+	checkScreen(t, sr.screen.String(), sr.logPath)
+	checkLog(t, sr.log())
+	if sr.stderr.String() != "" {
+		t.Errorf("stderr = %q; want nothing (the log goes to %s)", sr.stderr.String(), sr.logPath)
 	}
 }
 
 // checkScreen holds the screen to the first screen, replies and short lines.
 func checkScreen(t *testing.T, out, logPath string) {
 	t.Helper()
-	head, body, ok := strings.Cut(out, "Run signal-bot -h for every setting.\n\n")
-	if !ok || !strings.Contains(head, "The bot's log goes to "+logPath) {
+	head, body, ok := strings.Cut(out, firstScreenEnd)
+	if !ok || !strings.Contains(head, "log: "+logPath) {
 		t.Fatalf("the first screen does not say where the log is (%s):\n%s", logPath, out)
 	}
 	var replies, timings, quotes, reactions []string
@@ -143,6 +180,7 @@ func checkScreen(t *testing.T, out, logPath string) {
 		switch {
 		case strings.HasPrefix(l, "  ↪ replying to "): // the quote above a reply in the group
 			quotes = append(quotes, l)
+		case strings.HasPrefix(l, "admin → testbot: "): // the echo of a typed line
 		case strings.HasPrefix(l, "bot → testbot: "):
 			replies = append(replies, l)
 		case strings.HasPrefix(l, "bot reacts "):
@@ -163,11 +201,12 @@ func checkScreen(t *testing.T, out, logPath string) {
 	if len(replies) != 4 || len(timings) != 5 {
 		t.Errorf("%d replies and %d timing lines; want 4 and 5:\n%s", len(replies), len(timings), body)
 	}
-	if want := "bot reacts ⏳ in testbot to " + sandboxUser + "'s message"; len(reactions) != 1 || reactions[0] != want {
+	if want := "bot reacts ⏳ in testbot to admin " + sandboxUser + "'s message"; len(reactions) != 1 || reactions[0] != want {
 		t.Errorf("reaction lines %q; want one, %q", reactions, want)
 	}
 	// Every reply in the test group quotes the line that asked (QUOTE_REPLIES=groups).
-	quoteRE := regexp.MustCompile(`^  ↪ replying to ` + regexp.QuoteMeta(sandboxUser) + `: (\x{FFFC} )?!(pomoc|cat|x|ja)$`)
+	// The mention shows as the bot's name (quote_mentions), not as U+FFFC.
+	quoteRE := regexp.MustCompile(`^  ↪ replying to admin ` + regexp.QuoteMeta(sandboxUser) + `: (@bot )?!(pomoc|cat|x|ja)$`)
 	if len(quotes) != len(replies) {
 		t.Errorf("%d quote lines for %d replies; want one each:\n%s", len(quotes), len(replies), body)
 	}

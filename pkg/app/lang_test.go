@@ -15,8 +15,9 @@ import (
 	"signal-bot/pkg/sim"
 )
 
-// With REPLY_LANG=en every command and every refusal answers in English, and the
-// Polish names and aliases still work.
+// With REPLY_LANG=en every command and every refusal answers in English, naming
+// the commands by their English names (!help, !me), and the Polish names and
+// aliases still work.
 func TestEveryReplyInEnglish(t *testing.T) {
 	h := botest.New(t, sim.Config{Lossless: true}, map[string]string{"REPLY_LANG": "en", "SCOPES": "cat=direct"})
 	h.Start()
@@ -28,14 +29,14 @@ func TestEveryReplyInEnglish(t *testing.T) {
 		{alice, "testbot", "!pomoc", `^Commands in this chat:\n`, false},
 		{alice, "testbot", "!help", `^Commands in this chat:\n`, false},
 		{alice, "testbot", "!pomocy", `^Commands in this chat:\n`, false},
-		{alice, "testbot", "!ja", `^Stats: you\n!ja — 1 time\n!pomoc — 3 times$`, false},
-		{alice, "testbot", "!me", `^Wait [1-5] s more before you use !ja again\.$`, false},
+		{alice, "testbot", "!ja", `^Stats: you\n!me — 1 time\n!help — 3 times$`, false},
+		{alice, "testbot", "!me", `^Wait [1-5] s more before you use !me again\.$`, false},
 		{alice, "testbot", "!kot", `^🐈$`, true},
 		{alice, "testbot", "!kitku", `^Wait [1-3]?\d s more before you use !kot again\.$`, false},
 		{alice, "testbot", "!cat", `^The command !cat does not work in this chat\. Write !help to see what works here\.$`, false},
 		{alice, "testbot", "!nieznana", `^I do not know the command !nieznana\. Write !help to see the list of commands\.$`, false},
 		{bob, "", "!cat", `^🐱$`, true},
-		{bob, "", "!staty", `^Stats: you\n!cat — 1 time, again in [1-3]?\d s\n!ja — 1 time$`, false},
+		{bob, "", "!staty", `^Stats: you\n!cat — 1 time, again in [1-3]?\d s\n!me — 1 time$`, false},
 	}
 	polish := regexp.MustCompile(`[ąćęłńóśźżĄĆĘŁŃÓŚŹŻ]|Komend|Poczekaj|Statystyki|Przepraszam|razy|\(co `)
 	for i, st := range steps {
@@ -49,7 +50,7 @@ func TestEveryReplyInEnglish(t *testing.T) {
 		}
 	}
 	help := h.Sim.Sent()[0].Message
-	for _, line := range []string{"!ja — your stats (every 5 s)", "!kot — a random cat photo from Wikimedia Commons (every 30 s)", "!pomoc — this list"} {
+	for _, line := range []string{"!me — your stats (every 5 s)", "!kot — a random cat photo from Wikimedia Commons (every 30 s)", "!help — this list"} {
 		if !strings.Contains(help, line) {
 			t.Errorf("!pomoc in English = %q; want a line %q", help, line)
 		}

@@ -163,7 +163,7 @@ func (b *Bot) dispatch(ctx context.Context, m *Message) *work {
 		return nil
 	case !b.settings.Scope(cmd).Allows(chat):
 		w.name, w.outcome = cmd.Name, telemetry.OutcomeNotHere
-		w.reply = &commands.Reply{Text: b.d.Texts.NotHere(cmd.Name)}
+		w.reply = &commands.Reply{Text: b.d.Texts.NotHere(cmd.NameIn(b.d.Texts.Lang()))}
 		return b.refusal(ctx, w, cmd.Name, b.settings.Cooldown(chat, cmd, w.req.Now))
 	}
 	w.name, w.req.Command = cmd.Name, cmd
@@ -197,7 +197,7 @@ func (b *Bot) use(ctx context.Context, span trace.Span, w *work) *work {
 		if b.d.Reactor != nil { // a quiet acknowledgement: the asker sees it was heard
 			w.react = EmojiWait
 		} else {
-			w.reply = &commands.Reply{Text: b.d.Texts.Cooldown(cmd.Name, use.Remaining)}
+			w.reply = &commands.Reply{Text: b.d.Texts.Cooldown(cmd.NameIn(b.d.Texts.Lang()), use.Remaining)}
 		}
 		return b.refusal(ctx, w, cmd.Name, cooldown)
 	}

@@ -33,9 +33,9 @@ const (
 // jaPhrases are !ja's texts in each language.
 func jaPhrases() Phrases {
 	return Phrases{
-		"pl": {SummaryKey("ja"): "twoje statystyki", KeyJaHeader: "Statystyki: %[1]s", KeyJaYou: "Ty",
+		"pl": {SummaryKey("ja"): "twoje statystyki", NameKey("ja"): "ja", KeyJaHeader: "Statystyki: %[1]s", KeyJaYou: "Ty",
 			KeyJaNothing: "Jeszcze nic.", KeyJaAgain: ", znów za %[1]s", KeyTimesOne: "1 raz", KeyTimesMany: "%[1]d razy"},
-		"en": {SummaryKey("ja"): "your stats", KeyJaHeader: "Stats: %[1]s", KeyJaYou: "you",
+		"en": {SummaryKey("ja"): "your stats", NameKey("ja"): "me", KeyJaHeader: "Stats: %[1]s", KeyJaYou: "you",
 			KeyJaNothing: "Nothing yet.", KeyJaAgain: ", again in %[1]s", KeyTimesOne: "1 time", KeyTimesMany: "%[1]d times"},
 	}
 }
@@ -65,11 +65,12 @@ func Ja(tallies TallyReader, cooldowns Cooldowns, showName bool) *Command {
 				b.WriteString("\n" + ph.Say(req.Texts, KeyJaNothing))
 			}
 			for _, t := range ts {
-				fmt.Fprintf(&b, "\n!%s — %s", t.Command, times(ph, req.Texts, t.Count))
 				c, ok := req.Registry.Get(t.Command)
 				if !ok {
+					fmt.Fprintf(&b, "\n!%s — %s", t.Command, times(ph, req.Texts, t.Count))
 					continue
 				}
+				fmt.Fprintf(&b, "\n!%s — %s", c.NameIn(req.Texts.Lang()), times(ph, req.Texts, t.Count))
 				if left := t.Last.Add(cooldowns.Cooldown(req.Chat, c, req.Now)).Sub(req.Now); left > 0 && t.Command != req.Command.Name {
 					b.WriteString(ph.Say(req.Texts, KeyJaAgain, Seconds(left)))
 				}

@@ -36,6 +36,20 @@ func (p Phrases) Say(t Texts, k Key, args ...any) string {
 	return fmt.Sprintf(s, args...)
 }
 
+// NameKey is the key of name's name in a language where it is not name
+// itself (!pomoc is !help in English); the name must be one of the
+// command's names or aliases (NewRegistry checks).
+func NameKey(name string) Key { return Key("name." + name) }
+
+// NameIn is how !pomoc and !ja name c in lang: its Phrases' name there,
+// else its own.
+func (c *Command) NameIn(lang string) string {
+	if n := c.Phrases.text(lang, NameKey(c.Name)); n != "" {
+		return n
+	}
+	return c.Name
+}
+
 // SummaryIn is c's line in !pomoc in lang: its Phrases' summary.
 func (c *Command) SummaryIn(lang string) string { return c.Phrases.text(lang, SummaryKey(c.Name)) }
 

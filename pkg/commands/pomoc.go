@@ -12,13 +12,14 @@ const (
 	KeyHelpEvery  Key = "help.every" // %[1]s: the cooldown (Seconds)
 )
 
-// Pomoc is the help command: generated from the request's registry, listing
-// only what answers in the asking chat now (settings: the scopes as changed,
+// Pomoc is the help command: generated from the request's registry, each
+// command by its name in the reply's language (NameIn), listing only what
+// answers in the asking chat now (settings: the scopes as changed,
 // without the commands switched off), with the cooldowns in effect there.
 func Pomoc(settings Settings) *Command {
 	ph := Phrases{
-		"pl": {SummaryKey("pomoc"): "ta lista", KeyHelpHeader: "Komendy w tym czacie:", KeyHelpEvery: " (co %[1]s)"},
-		"en": {SummaryKey("pomoc"): "this list", KeyHelpHeader: "Commands in this chat:", KeyHelpEvery: " (every %[1]s)"},
+		"pl": {SummaryKey("pomoc"): "ta lista", NameKey("pomoc"): "pomoc", KeyHelpHeader: "Komendy w tym czacie:", KeyHelpEvery: " (co %[1]s)"},
+		"en": {SummaryKey("pomoc"): "this list", NameKey("pomoc"): "help", KeyHelpHeader: "Commands in this chat:", KeyHelpEvery: " (every %[1]s)"},
 	}
 	return &Command{
 		Name: "pomoc", Aliases: []string{"help", "pomocy"}, Phrases: ph, Summary: ph["pl"][SummaryKey("pomoc")], Scope: Everywhere,
@@ -30,7 +31,7 @@ func Pomoc(settings Settings) *Command {
 				if !settings.Allows(req.Chat, c) {
 					continue
 				}
-				b.WriteString("\n!" + c.Name + " — " + c.Summary)
+				b.WriteString("\n!" + c.NameIn(req.Texts.Lang()) + " — " + c.Summary)
 				if cd := settings.Cooldown(req.Chat, c, req.Now); cd > 0 {
 					b.WriteString(ph.Say(req.Texts, KeyHelpEvery, Seconds(cd)))
 				}

@@ -90,6 +90,13 @@ func NewRegistry(cmds ...*Command) (*Registry, error) {
 		}
 		r.cmds = append(r.cmds, c)
 	}
+	for _, c := range r.cmds {
+		for _, lang := range Languages() {
+			if n := c.NameIn(lang); r.byName[strings.ToLower(n)] != c {
+				return nil, fmt.Errorf("command !%s: its %s name !%s is none of its names", c.Name, lang, n)
+			}
+		}
+	}
 	sort.Slice(r.cmds, func(i, j int) bool { return r.cmds[i].Name < r.cmds[j].Name })
 	return r, nil
 }

@@ -90,20 +90,22 @@ func fullRegistry(t *testing.T, tx Texts, cd time.Duration) (*Registry, time.Tim
 	return reg, now
 }
 
-// !pomoc and !ja speak the request's language; command names stay as they are.
+// !pomoc and !ja speak the request's language, and name the commands by
+// their names in it: !help, !me, !cat, !kot in English.
 func TestPomocAndJaInEnglish(t *testing.T) {
 	en := TextsFor("en")
 	reg, now := fullRegistry(t, en, 30*time.Second)
 	p, _ := reg.Resolve("help")
 	got, _ := p.Run(context.Background(), Request{Command: p, Registry: reg, Texts: en, Now: now})
-	want := "Commands in this chat:\n!cat — a random cat from The Cat API (every 30 s)\n!ja — your stats (every 30 s)\n" +
-		"!kot — a random cat photo from Wikimedia Commons (every 30 s)\n!pomoc — this list (every 30 s)"
+	want := "Commands in this chat:\n!cat — a random cat from The Cat API (every 30 s)\n!me — your stats (every 30 s)\n" +
+		"!kot — a random cat photo from Wikimedia Commons (every 30 s)\n!help — this list (every 30 s)"
 	if got.Text != want {
 		t.Errorf("!help in English = %q; want %q", got.Text, want)
 	}
 	ja, _ := reg.Resolve("me")
 	got, _ = ja.Run(context.Background(), Request{Command: ja, Sender: "s", Registry: reg, Texts: en, Now: now.Add(10 * time.Second)})
-	if !strings.HasPrefix(got.Text, "Stats: ") || !strings.Contains(got.Text, "!kot — 4611686018427387904 times, again in 20 s") {
+	if !strings.HasPrefix(got.Text, "Stats: ") || !strings.Contains(got.Text, "!kot — 4611686018427387904 times, again in 20 s") ||
+		!strings.Contains(got.Text, "\n!help — ") || !strings.Contains(got.Text, "\n!me — ") {
 		t.Errorf("!me in English = %q", got.Text)
 	}
 	if got := times(ja.Phrases, en, 1) + ", " + times(ja.Phrases, en, 2); got != "1 time, 2 times" {
@@ -112,5 +114,25 @@ func TestPomocAndJaInEnglish(t *testing.T) {
 	none, _ := ja.Run(context.Background(), Request{Command: ja, Sender: "nobody", Registry: reg, Texts: en, Now: now})
 	if none.Text != "Stats: you\nNothing yet." {
 		t.Errorf("!me in English for a new sender = %q", none.Text)
+	}
+}
+
+// A command's name in a language must be one of its names: NewRegistry
+// refuses one that is not, so !help never lists a name that does not answer.
+func TestNameInMustResolve(t *testing.T) {
+	ph := Phrases{
+		"pl": {SummaryKey("x"): "iks", NameKey("x"): "x"},
+		"en": {SummaryKey("x"): "ex", NameKey("x"): "ex"},
+	}
+	_, err := NewRegistry(&Command{Name: "x", Phrases: ph})
+	if err == nil || !strings.Contains(err.Error(), "!ex") {
+		t.Errorf("NewRegistry with an English name that is no alias: %v; want an error naming !ex", err)
+	}
+	c := &Command{Name: "x", Aliases: []string{"ex"}, Phrases: ph}
+	if _, err := NewRegistry(c); err != nil {
+		t.Errorf("NewRegistry with the English name as an alias: %v", err)
+	}
+	if c.NameIn("en") != "ex" || c.NameIn("pl") != "x" {
+		t.Errorf("NameIn = %q, %q; want ex, x", c.NameIn("en"), c.NameIn("pl"))
 	}
 }

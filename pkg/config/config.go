@@ -89,24 +89,25 @@ func (c Commands) Validate() error {
 	return errors.Join(errs...)
 }
 
-// Config is every concern's settings.
+// Config is every concern's settings. Each field's title is its heading in
+// -h and docs/settings.md (Sections), in this order; fields of one title
+// share a heading.
 type Config struct {
-	Signal    Signal
-	Pipeline  Pipeline
-	Commands  Commands
-	Upstreams upstream.Config
-	Pictures  pictures.Config
-	Server    httpapi.Config
-	State     store.Config
-	Safety    Safety
-	Bot       bot.Config
-	Admin     admin.Config
-	Journal   journal.Config
-	Schedule  schedule.Config
-	Log       Log
-
+	Bot       bot.Config      `title:"Who gets answered, and how"`
+	Admin     admin.Config    `title:"Who gets answered, and how"`
+	Commands  Commands        `title:"Commands: groups, cooldowns, scopes, language"`
+	Safety    Safety          `title:"Keeping the account safe: send budgets, 429 pauses"`
+	Schedule  schedule.Config `title:"Scheduled posts"`
+	Upstreams upstream.Config `title:"Picture sources: The Cat API, Wikimedia Commons"`
+	Pictures  pictures.Config `title:"Ready pictures and shrinking"`
+	Signal    Signal          `title:"Reaching signal-cli-rest-api"`
+	Pipeline  Pipeline        `title:"Load: slots and queues"`
+	State     store.Config    `title:"State file and crash recovery"`
+	Journal   journal.Config  `title:"State file and crash recovery"`
+	Server    httpapi.Config  `title:"The bot's HTTP endpoints"`
 	// HTTPLimits hardens the listener of Server's endpoints.
-	HTTPLimits httpapi.Limits
+	HTTPLimits httpapi.Limits `title:"The bot's HTTP endpoints"`
+	Log        Log            `title:"Logging and tracing"`
 }
 
 // Load reads the configuration from l (envconfig.OsLookuper() in production,

@@ -223,16 +223,6 @@ func TestLoad(t *testing.T) {
 	}
 }
 
-func TestUsageListsEveryVariable(t *testing.T) {
-	var b strings.Builder
-	Usage(&b)
-	for _, v := range []string{"SIGNAL_API_URL", "LIMIT", "QUEUE_DEPTH", "COOLDOWNS", "HTTP_ADDR", "STATE_PATH", "default: 8"} {
-		if !strings.Contains(b.String(), v) {
-			t.Errorf("usage lacks %q", v)
-		}
-	}
-}
-
 func TestRenamedVariableStops(t *testing.T) {
 	_, err := Load(context.Background(), envconfig.MapLookuper(map[string]string{"GROUPS": "testbot=group.abc"}))
 	if err == nil {

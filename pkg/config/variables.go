@@ -2,11 +2,11 @@ package config
 
 import "reflect"
 
-// Variables returns the name of every variable Load reads, in the order
-// Usage lists them.
+// Variables returns the name of every variable Load reads, in the order of
+// Config's fields.
 func Variables() []string {
 	var out []string
-	walk(reflect.TypeOf(Config{}), func(string) {}, func(f reflect.StructField) {
+	walk(reflect.TypeOf(Config{}), func(f reflect.StructField) {
 		name, _ := parseTag(f.Tag.Get("env"))
 		out = append(out, name)
 	})

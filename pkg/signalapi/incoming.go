@@ -44,8 +44,8 @@ func (in Incoming) ReplyTo() string {
 	}
 }
 
-// Quote is the quote of this message in a reply: its timestamp, its author
-// and its text. The author is the uuid, else the number: signal-cli resolves
+// Quote is the quote of this message in a reply: its timestamp, its author,
+// its text and the mentions in it. The author is the uuid, else the number: signal-cli resolves
 // the author before it sends, a uuid locally, a number it does not know by a
 // lookup at Signal that refuses the whole send when the number is not
 // registered (as /_selftest's made-up identity is not).
@@ -54,7 +54,7 @@ func (in Incoming) Quote() *Quote {
 	if author == "" {
 		author = in.SenderNumber
 	}
-	return &Quote{Timestamp: in.Timestamp, Author: author, Text: in.Text}
+	return &Quote{Timestamp: in.Timestamp, Author: author, Text: in.Text, Mentions: in.Mentions}
 }
 
 // SenderKey identifies the sender for locks, cooldowns and tallies. The UUID is

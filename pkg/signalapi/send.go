@@ -34,6 +34,9 @@ type Quote struct {
 	Timestamp int64  // the quoted message's envelope timestamp
 	Author    string // its sender: the number, or the uuid when the number is hidden
 	Text      string // its text, shown by clients that do not have the message
+	// Mentions are the @mentions in Text (quote_mentions), so that the quote
+	// shows each as a name, not as its bare placeholder (U+FFFC).
+	Mentions []Mentioned
 }
 
 // DataURI encodes an attachment the way /v2/send takes it, with the file name
@@ -67,10 +70,37 @@ type sendBody struct {
 	Attachments []string `json:"base64_attachments,omitempty"`
 	// The quote: signal-cli reads quote-author and quote-message only with
 	// quote-timestamp, so the three go together or not at all.
-	QuoteTimestamp *int64  `json:"quote_timestamp,omitempty"`
-	QuoteAuthor    *string `json:"quote_author,omitempty"`
-	QuoteMessage   *string `json:"quote_message,omitempty"`
-	NotifySelf     *bool   `json:"notify_self,omitempty"`
+	QuoteTimestamp *int64        `json:"quote_timestamp,omitempty"`
+	QuoteAuthor    *string       `json:"quote_author,omitempty"`
+	QuoteMessage   *string       `json:"quote_message,omitempty"`
+	QuoteMentions  []sendMention `json:"quote_mentions,omitempty"`
+	NotifySelf     *bool         `json:"notify_self,omitempty"`
+}
+
+// sendMention is one mention of /v2/send (the REST API's MessageMention): the
+// placeholder at Start, Length UTF-16 code units, stands for Author, a uuid or
+// a number.
+type sendMention struct {
+	Start  int    `json:"start"`
+	Length int    `json:"length"`
+	Author string `json:"author"`
+}
+
+// sendMentions are ms as /v2/send takes them: the author by uuid, else by
+// number, as for quote_author.
+func sendMentions(ms []Mentioned) []sendMention {
+	if len(ms) == 0 {
+		return nil
+	}
+	out := make([]sendMention, 0, len(ms))
+	for _, m := range ms {
+		author := m.UUID
+		if author == "" {
+			author = m.Number
+		}
+		out = append(out, sendMention{Start: m.Start, Length: m.Length, Author: author})
+	}
+	return out
 }
 
 // bodyOf is the /v2/send body of out from account number.
@@ -78,6 +108,7 @@ func bodyOf(number string, out Outgoing) sendBody {
 	b := sendBody{Number: number, Recipients: []string{out.Recipient}, Message: out.Text, Attachments: out.Attachments}
 	if q := out.Quote; q != nil {
 		b.QuoteTimestamp, b.QuoteAuthor, b.QuoteMessage = &q.Timestamp, &q.Author, &q.Text
+		b.QuoteMentions = sendMentions(q.Mentions)
 	}
 	if out.NotifySelf {
 		b.NotifySelf = &out.NotifySelf

@@ -112,7 +112,8 @@ func TestRetryAfter(t *testing.T) {
 }
 
 // A quoted reply carries quote_timestamp, quote_author and quote_message
-// together; a reply without a quote carries none of them.
+// together, and quote_mentions when the quoted text has mentions; a reply
+// without a quote carries none of them.
 func TestSendBodyQuote(t *testing.T) {
 	tests := []struct {
 		name string
@@ -131,6 +132,14 @@ func TestSendBodyQuote(t *testing.T) {
 		{"hidden number", Incoming{SenderUUID: "a2b8d2cf-6c4f-4d43-9e3b-1f5e8a1c2d3e", Text: "!ja", Timestamp: 9},
 			Outgoing{Recipient: "group.x", Text: "hi"},
 			`{"number":"+48500000001","recipients":["group.x"],"message":"hi","quote_timestamp":9,"quote_author":"a2b8d2cf-6c4f-4d43-9e3b-1f5e8a1c2d3e","quote_message":"!ja"}`},
+		{"a mention in the quote", Incoming{SenderUUID: "a2b8d2cf-6c4f-4d43-9e3b-1f5e8a1c2d3e", Text: "\uFFFC !pomoc", Timestamp: 10,
+			Mentions: []Mentioned{{Number: "+48500000001", UUID: "9d0c3e2a-5b7f-4a1e-8c6d-2f4b6a8c0e1f", Start: 0, Length: 1}}},
+			Outgoing{Recipient: "group.x", Text: "hi"},
+			`{"number":"+48500000001","recipients":["group.x"],"message":"hi","quote_timestamp":10,"quote_author":"a2b8d2cf-6c4f-4d43-9e3b-1f5e8a1c2d3e","quote_message":"` + "\uFFFC" + ` !pomoc","quote_mentions":[{"start":0,"length":1,"author":"9d0c3e2a-5b7f-4a1e-8c6d-2f4b6a8c0e1f"}]}`},
+		{"a mention of a number without uuid", Incoming{SenderUUID: "a2b8d2cf-6c4f-4d43-9e3b-1f5e8a1c2d3e", Text: "hej \uFFFC", Timestamp: 11,
+			Mentions: []Mentioned{{Number: "+48500000003", Start: 4, Length: 1}}},
+			Outgoing{Recipient: "group.x", Text: "hi"},
+			`{"number":"+48500000001","recipients":["group.x"],"message":"hi","quote_timestamp":11,"quote_author":"a2b8d2cf-6c4f-4d43-9e3b-1f5e8a1c2d3e","quote_message":"hej ` + "\uFFFC" + `","quote_mentions":[{"start":4,"length":1,"author":"+48500000003"}]}`},
 		{"note to self", Incoming{}, Outgoing{Recipient: "+48500000001", Text: "hi", NotifySelf: true},
 			`{"number":"+48500000001","recipients":["+48500000001"],"message":"hi","notify_self":true}`},
 	}

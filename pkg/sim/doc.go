@@ -24,7 +24,8 @@
 // Sent, WaitSent) and answers 201 in the SendShape. Typing, reactions, receipts and groups
 // answer as the real server does, with their own latency and faults; accepted reactions and
 // typing indicators are recorded (Reactions, Typings). A quote (quote_timestamp
-// with quote_author, a number or uuid) is checked as signal-cli reads it and recorded. GET
+// with quote_author, a number or uuid, and any quote_mentions) is checked as signal-cli reads
+// it and recorded. GET
 // /v1/groups lists members as strings, a member whose number is hidden by the uuid; with
 // ?expand=true (from release 0.99, Config.Version) as {"number","uuid"} objects.
 //

@@ -154,6 +154,25 @@ func checkQuote(q sendRequest) *apiError {
 	case !isPhoneNumber(*q.QuoteAuthor) && !signalid.IsUUID(*q.QuoteAuthor):
 		return badRequest("Invalid phone number '" + *q.QuoteAuthor + "'")
 	}
+	for _, m := range q.QuoteMentions {
+		if e := checkMention(m); e != nil {
+			return e
+		}
+	}
+	return nil
+}
+
+// checkMention reads one of quote_mentions as signal-cli reads the string the
+// REST API makes of it, "start:length:author" (MessageMention.ToString): the
+// two numbers must be digits and the author one recipient, a number or a uuid.
+func checkMention(m mention) *apiError {
+	s := strconv.FormatInt(m.Start, 10) + ":" + strconv.FormatInt(m.Length, 10) + ":" + m.Author
+	switch {
+	case m.Start < 0 || m.Length < 0 || m.Author == "":
+		return badRequest("Invalid mention syntax (" + s + ") expected 'start:length:recipientNumber'")
+	case !isPhoneNumber(m.Author) && !signalid.IsUUID(m.Author):
+		return badRequest("Invalid phone number '" + m.Author + "'")
+	}
 	return nil
 }
 
@@ -219,6 +238,9 @@ func (s *Sim) sentOf(p *sendPlan, ts int64) Sent {
 		x.QuoteTimestamp, x.QuoteAuthor = *q.QuoteTimestamp, *q.QuoteAuthor
 		if q.QuoteMessage != nil {
 			x.QuoteMessage = *q.QuoteMessage
+		}
+		for _, m := range q.QuoteMentions {
+			x.QuoteMentions = append(x.QuoteMentions, SentMention(m))
 		}
 	}
 	if q.EditTimestamp != nil {

@@ -78,6 +78,16 @@ func TestSendValidation(t *testing.T) {
 		{"quote author without timestamp is not read", sendBody(bot, []string{user}, "hi", map[string]any{"quote_author": "nobody"}), 201, jsonCT, ""},
 		{"quote without author", sendBody(bot, []string{user}, "hi", map[string]any{"quote_timestamp": 1}), 400, jsonCT, `{"error":"Quote author parameter is missing"}`},
 		{"quote author not a number or uuid", sendBody(bot, []string{user}, "hi", map[string]any{"quote_timestamp": 1, "quote_author": "alice"}), 400, jsonCT, `{"error":"Invalid phone number 'alice'"}`},
+		{"quote mention by uuid and by number", sendBody(bot, []string{user}, "hi", map[string]any{"quote_timestamp": 1, "quote_author": user, "quote_message": "\uFFFC \uFFFC !pomoc",
+			"quote_mentions": []map[string]any{{"start": 0, "length": 1, "author": UUIDOf(bot)}, {"start": 2, "length": 1, "author": user}}}), 201, jsonCT, ""},
+		{"quote mention at a negative start", sendBody(bot, []string{user}, "hi", map[string]any{"quote_timestamp": 1, "quote_author": user,
+			"quote_mentions": []map[string]any{{"start": -1, "length": 1, "author": user}}}), 400, jsonCT, `{"error":"Invalid mention syntax (-1:1:` + user + `) expected 'start:length:recipientNumber'"}`},
+		{"quote mention without author", sendBody(bot, []string{user}, "hi", map[string]any{"quote_timestamp": 1, "quote_author": user,
+			"quote_mentions": []map[string]any{{"start": 0, "length": 1}}}), 400, jsonCT, `{"error":"Invalid mention syntax (0:1:) expected 'start:length:recipientNumber'"}`},
+		{"quote mention of no number or uuid", sendBody(bot, []string{user}, "hi", map[string]any{"quote_timestamp": 1, "quote_author": user,
+			"quote_mentions": []map[string]any{{"start": 0, "length": 1, "author": "bob"}}}), 400, jsonCT, `{"error":"Invalid phone number 'bob'"}`},
+		{"quote mentions without timestamp are not read", sendBody(bot, []string{user}, "hi", map[string]any{
+			"quote_mentions": []map[string]any{{"start": -1, "length": 1, "author": "bob"}}}), 201, jsonCT, ""},
 		{"quote author of a wrong type", sendBody(bot, []string{user}, "hi", map[string]any{"quote_timestamp": 1, "quote_author": 5}), 400, plainCT, invalid},
 	}
 	h := start(t, Config{})
@@ -100,15 +110,16 @@ func TestSendValidation(t *testing.T) {
 		})
 	}
 	st := h.sim.Stats()
-	if st.Sends != 9 || st.SendsRejected != int64(len(tests)-9) {
-		t.Errorf("sends %d, rejected %d; want 9, %d", st.Sends, st.SendsRejected, len(tests)-9)
+	if st.Sends != 11 || st.SendsRejected != int64(len(tests)-11) {
+		t.Errorf("sends %d, rejected %d; want 11, %d", st.Sends, st.SendsRejected, len(tests)-11)
 	}
 }
 
 func TestSendRecordsRequest(t *testing.T) {
 	h := start(t, Config{})
 	g := TestGroup()
-	res := h.do(http.MethodPost, "/v2/send", sendBody(DefaultNumber, []string{g.ID()}, "**hi**", map[string]any{"text_mode": "styled", "quote_timestamp": 5, "quote_author": DefaultSender, "quote_message": "!pomoc"}))
+	res := h.do(http.MethodPost, "/v2/send", sendBody(DefaultNumber, []string{g.ID()}, "**hi**", map[string]any{"text_mode": "styled", "quote_timestamp": 5, "quote_author": DefaultSender, "quote_message": "\uFFFC !pomoc",
+		"quote_mentions": []map[string]any{{"start": 0, "length": 1, "author": DefaultNumber}}}))
 	if res.status != http.StatusCreated {
 		t.Fatalf("send: %+v", res)
 	}
@@ -122,7 +133,8 @@ func TestSendRecordsRequest(t *testing.T) {
 	}
 	got := sent[0]
 	if got.Group != "testbot" || got.Message != "**hi**" || got.TextMode != "styled" || got.QuoteTimestamp != 5 ||
-		got.QuoteAuthor != DefaultSender || got.QuoteMessage != "!pomoc" ||
+		got.QuoteAuthor != DefaultSender || got.QuoteMessage != "\uFFFC !pomoc" ||
+		len(got.QuoteMentions) != 1 || got.QuoteMentions[0] != (SentMention{Start: 0, Length: 1, Author: DefaultNumber}) ||
 		itoa(got.Timestamp) != body.Timestamp || got.Recipients[0] != g.ID() || got.Number != DefaultNumber {
 		t.Errorf("sent = %+v; want the request, group testbot, timestamp %s", got, body.Timestamp)
 	}

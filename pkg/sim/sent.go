@@ -16,10 +16,20 @@ type Sent struct {
 	QuoteTimestamp int64            `json:"quote_timestamp,omitempty"` // the quoted message; 0: no quote
 	QuoteAuthor    string           `json:"quote_author,omitempty"`    // its author, a number or uuid, with QuoteTimestamp only
 	QuoteMessage   string           `json:"quote_message,omitempty"`   // its text as the request gave it, with QuoteTimestamp only
+	QuoteMentions  []SentMention    `json:"quote_mentions,omitempty"`  // the mentions in QuoteMessage, with QuoteTimestamp only
 	EditTimestamp  int64            `json:"edit_timestamp,omitempty"`
 	NotifySelf     *bool            `json:"notify_self,omitempty"` // as requested; nil: not given (the REST API then assumes true)
 	Timestamp      int64            `json:"timestamp"`             // the timestamp of the 201 answer
 	At             time.Time        `json:"at"`                    // when the simulator answered
+}
+
+// SentMention is one of a send's quote_mentions: the placeholder (U+FFFC) at
+// Start, Length UTF-16 code units of the quoted text, stands for Author, a
+// number or a uuid.
+type SentMention struct {
+	Start  int64  `json:"start"`
+	Length int64  `json:"length"`
+	Author string `json:"author"`
 }
 
 // SentAttachment describes one decoded attachment of a send. MIME is sniffed from the

@@ -94,7 +94,7 @@ func leaseFailure(o options, err error) string {
 		}
 		return fmt.Sprintf("bot unreachable at %s: %v", o.url, err)
 	case 404:
-		return fmt.Sprintf("no test group %q at %s (see the bot's GROUPS and TEST_GROUPS)", o.group, o.url)
+		return fmt.Sprintf("no test group %q at %s (see the bot's SIGNAL_GROUPS and TEST_GROUPS)", o.group, o.url)
 	case 401, 403:
 		return fmt.Sprintf("the bot at %s refused the token (set SELFTEST_TOKEN to the bot's): %v", o.url, err)
 	}

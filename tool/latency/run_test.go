@@ -168,7 +168,7 @@ func TestRunConnectionErrors(t *testing.T) {
 		wantErr string
 	}{
 		{"bot unreachable", nil, []string{"testbot", "--url", closedURL(t)}, "bot unreachable"},
-		{"unknown group", map[string]string{"SELFTEST_TOKEN": testToken}, []string{"nogroup", "--url", h.URL()}, `no test group "nogroup"`},
+		{"unknown group", map[string]string{"SELFTEST_TOKEN": testToken}, []string{"nogroup", "--url", h.URL()}, `no test group "nogroup" at ` + h.URL() + ` (see the bot's SIGNAL_GROUPS and TEST_GROUPS)`},
 		{"no token", nil, []string{"testbot", "--url", h.URL()}, "refused the token"},
 		{"wrong token", map[string]string{"SELFTEST_TOKEN": "nope"}, []string{"testbot", "--url", h.URL()}, "refused the token"},
 		{"usage", nil, []string{"--times", "x", "testbot"}, "flag -times"},
