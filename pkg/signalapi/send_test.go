@@ -112,7 +112,9 @@ func TestRetryAfter(t *testing.T) {
 }
 
 // A quoted reply carries quote_timestamp, quote_author and quote_message
-// together; a reply without a quote carries none of them.
+// together; a reply without a quote carries none of them. notify_self is in
+// every body: false, but true in Note-to-Self (the REST API takes a missing
+// one for true).
 func TestSendBodyQuote(t *testing.T) {
 	tests := []struct {
 		name string
@@ -121,16 +123,16 @@ func TestSendBodyQuote(t *testing.T) {
 		want string
 	}{
 		{"no quote", Incoming{}, Outgoing{Recipient: "+48500000002", Text: "hi"},
-			`{"number":"+48500000001","recipients":["+48500000002"],"message":"hi"}`},
+			`{"number":"+48500000001","recipients":["+48500000002"],"message":"hi","notify_self":false}`},
 		{"uuid before the number", Incoming{SenderNumber: "+48500000002", SenderUUID: "a2b8d2cf-6c4f-4d43-9e3b-1f5e8a1c2d3e", Text: "!pomoc", Timestamp: 7},
 			Outgoing{Recipient: "group.x", Text: "hi"},
-			`{"number":"+48500000001","recipients":["group.x"],"message":"hi","quote_timestamp":7,"quote_author":"a2b8d2cf-6c4f-4d43-9e3b-1f5e8a1c2d3e","quote_message":"!pomoc"}`},
+			`{"number":"+48500000001","recipients":["group.x"],"message":"hi","quote_timestamp":7,"quote_author":"a2b8d2cf-6c4f-4d43-9e3b-1f5e8a1c2d3e","quote_message":"!pomoc","notify_self":false}`},
 		{"number without a uuid", Incoming{SenderNumber: "+48500000002", Text: "!pomoc", Timestamp: 8},
 			Outgoing{Recipient: "group.x", Text: "hi"},
-			`{"number":"+48500000001","recipients":["group.x"],"message":"hi","quote_timestamp":8,"quote_author":"+48500000002","quote_message":"!pomoc"}`},
+			`{"number":"+48500000001","recipients":["group.x"],"message":"hi","quote_timestamp":8,"quote_author":"+48500000002","quote_message":"!pomoc","notify_self":false}`},
 		{"hidden number", Incoming{SenderUUID: "a2b8d2cf-6c4f-4d43-9e3b-1f5e8a1c2d3e", Text: "!ja", Timestamp: 9},
 			Outgoing{Recipient: "group.x", Text: "hi"},
-			`{"number":"+48500000001","recipients":["group.x"],"message":"hi","quote_timestamp":9,"quote_author":"a2b8d2cf-6c4f-4d43-9e3b-1f5e8a1c2d3e","quote_message":"!ja"}`},
+			`{"number":"+48500000001","recipients":["group.x"],"message":"hi","quote_timestamp":9,"quote_author":"a2b8d2cf-6c4f-4d43-9e3b-1f5e8a1c2d3e","quote_message":"!ja","notify_self":false}`},
 		{"note to self", Incoming{}, Outgoing{Recipient: "+48500000001", Text: "hi", NotifySelf: true},
 			`{"number":"+48500000001","recipients":["+48500000001"],"message":"hi","notify_self":true}`},
 	}
