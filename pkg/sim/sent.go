@@ -17,9 +17,13 @@ type Sent struct {
 	QuoteAuthor    string           `json:"quote_author,omitempty"`    // its author, a number or uuid, with QuoteTimestamp only
 	QuoteMessage   string           `json:"quote_message,omitempty"`   // its text as the request gave it, with QuoteTimestamp only
 	EditTimestamp  int64            `json:"edit_timestamp,omitempty"`
-	NotifySelf     *bool            `json:"notify_self,omitempty"` // as requested; nil: not given (the REST API then assumes true)
-	Timestamp      int64            `json:"timestamp"`             // the timestamp of the 201 answer
-	At             time.Time        `json:"at"`                    // when the simulator answered
+	NotifySelf     *bool            `json:"notify_self,omitempty"` // as requested; nil: not given
+	// NotifiedSelf is what the REST API made of notify_self: true when it was absent (its
+	// default, "for backwards compatibility") or true, and signal-cli then sent with
+	// --notify-self, so the account's own devices got the message as a notifying one.
+	NotifiedSelf bool      `json:"notified_self"`
+	Timestamp    int64     `json:"timestamp"` // the timestamp of the 201 answer
+	At           time.Time `json:"at"`        // when the simulator answered
 }
 
 // SentAttachment describes one decoded attachment of a send. MIME is sniffed from the
