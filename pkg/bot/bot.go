@@ -82,6 +82,7 @@ type Deps struct {
 	Audience     *Audience      // where the bot answers; nil: everywhere
 	QuietWindow  time.Duration  // a refusal goes once per sender and command per max(cooldown, this)
 	ChallengeURL string         // the REST API's rate-limit-challenge URL for this account, for the log
+	Challenger   Challenger     // submits a solved captcha (SubmitCaptcha); nil: none can be
 
 	// The admins' !bot (admin.go).
 	Changes *Changes   // what admins changed in chat, over the registry's defaults; nil: none, kept nowhere
@@ -127,6 +128,8 @@ type Bot struct {
 	// runs: its queue, journal and last frame for !bot status.
 	intake *Intake
 	sends  sendHealth
+	// recipients are the single recipients sends did not reach.
+	recipients recipientHealth
 	// elsewhereLog logs commands from outside ANSWER_IN once a minute.
 	elsewhereLog outbound.LogEvery
 	typing       sync.WaitGroup // typing indicators still being shown or cleared
@@ -161,6 +164,7 @@ func New(d Deps) *Bot {
 		hashes: newSenderHashes(d.HashKey, 4096), quiet: newQuiet(), pictures: newPictureSends(pictureSendsCap),
 		settings: NewSettings(d.Overrides, d.Changes)}
 	b.self.number = d.API.Number()
+	b.recipients.members = map[string]unreachable{}
 	return b
 }
 
