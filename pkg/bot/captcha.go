@@ -17,7 +17,7 @@ type Challenger interface {
 
 // Errors of SubmitCaptcha that never reached the REST API.
 var (
-	ErrNoChallenge  = errors.New("Signal asks for no captcha now")
+	ErrNoChallenge  = errors.New("no captcha asked for: Signal sent no challenge")
 	ErrNoChallenger = errors.New("no REST API to submit a captcha to")
 	ErrNoCaptcha    = errors.New("no captcha given")
 )
