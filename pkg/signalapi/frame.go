@@ -56,22 +56,26 @@ type DataMessage struct {
 	Mentions    []Mention    `json:"mentions,omitempty"`
 	Attachments []Attachment `json:"attachments,omitempty"`
 
-	RemoteDelete  *Present `json:"remoteDelete,omitempty"`  // {"timestamp"}: the sender deleted a message for everyone
-	AdminDelete   *Present `json:"adminDelete,omitempty"`   // a group admin deleted someone's message
-	PollCreate    *Present `json:"pollCreate,omitempty"`    // {"question","allowMultiple","options"}
-	PollVote      *Present `json:"pollVote,omitempty"`      // a vote on a poll: its author, timestamp and the options chosen
-	PollTerminate *Present `json:"pollTerminate,omitempty"` // {"targetSentTimestamp"}: a poll closed
-	PinMessage    *Present `json:"pinMessage,omitempty"`    // a message pinned in the chat
-	UnpinMessage  *Present `json:"unpinMessage,omitempty"`  // a pin taken off
-	StoryContext  *Present `json:"storyContext,omitempty"`  // {"authorNumber","authorUuid","sentTimestamp"}: a reply to a story
+	RemoteDelete  Present `json:"remoteDelete,omitempty"`  // {"timestamp"}: the sender deleted a message for everyone
+	AdminDelete   Present `json:"adminDelete,omitempty"`   // a group admin deleted someone's message
+	PollCreate    Present `json:"pollCreate,omitempty"`    // {"question","allowMultiple","options"}
+	PollVote      Present `json:"pollVote,omitempty"`      // a vote on a poll: its author, timestamp and the options chosen
+	PollTerminate Present `json:"pollTerminate,omitempty"` // {"targetSentTimestamp"}: a poll closed
+	PinMessage    Present `json:"pinMessage,omitempty"`    // a message pinned in the chat
+	UnpinMessage  Present `json:"unpinMessage,omitempty"`  // a pin taken off
+	StoryContext  Present `json:"storyContext,omitempty"`  // {"authorNumber","authorUuid","sentTimestamp"}: a reply to a story
 }
 
-// Present is a member of which only the presence counts: its content is
-// checked for JSON syntax and skipped unread, without a copy.
-type Present struct{}
+// Present is a member of which only the presence counts: true when the
+// member is there and not null. Its content is checked for JSON syntax and
+// skipped unread, without a copy; a bool keeps the data message small.
+type Present bool
 
-// UnmarshalJSON skips the member's content.
-func (*Present) UnmarshalJSON([]byte) error { return nil }
+// UnmarshalJSON notes the member, unless it is null.
+func (p *Present) UnmarshalJSON(b []byte) error {
+	*p = Present(string(b) != "null")
+	return nil
+}
 
 // Reaction is signal-cli's JsonReaction: an emoji on the message of
 // TargetAuthor (the number, or the uuid when it is hidden) sent at

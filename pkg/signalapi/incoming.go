@@ -228,21 +228,21 @@ func readData(in Incoming, d *DataMessage) (Incoming, Skip) {
 // reaction. A real message has at most one of these; the first found decides.
 func kindOf(d *DataMessage) Skip {
 	switch {
-	case d.RemoteDelete != nil:
+	case bool(d.RemoteDelete):
 		return SkipRemoteDelete
-	case d.AdminDelete != nil:
+	case bool(d.AdminDelete):
 		return SkipAdminDelete
-	case d.PollCreate != nil:
+	case bool(d.PollCreate):
 		return SkipPollCreate
-	case d.PollVote != nil:
+	case bool(d.PollVote):
 		return SkipPollVote
-	case d.PollTerminate != nil:
+	case bool(d.PollTerminate):
 		return SkipPollTerminate
-	case d.PinMessage != nil:
+	case bool(d.PinMessage):
 		return SkipPin
-	case d.UnpinMessage != nil:
+	case bool(d.UnpinMessage):
 		return SkipUnpin
-	case d.StoryContext != nil:
+	case bool(d.StoryContext):
 		return SkipStoryReply
 	case voiceNote(d.Attachments):
 		return SkipVoiceNote

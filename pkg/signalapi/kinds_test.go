@@ -147,3 +147,14 @@ func TestKindFixturesAreTextsWithoutTheirKind(t *testing.T) {
 		}
 	}
 }
+
+// A kind's member that is null is no kind: the text is read.
+func TestNullKindIsText(t *testing.T) {
+	f, err := DecodeFrame(frame(alice + `,"timestamp":1,"dataMessage":{"timestamp":1,"message":"!pomoc","pollCreate":null,"storyContext":null}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if in, skip := Classify(f, bot); skip != SkipNone || in.Text != "!pomoc" {
+		t.Errorf("Classify() = %q, %q; want the command", skip, in.Text)
+	}
+}
