@@ -99,7 +99,7 @@ func (s *Sim) handleSend(w http.ResponseWriter, r *http.Request) {
 	v := s.limiter.take(targets, len(plan.attachments), time.Now())
 	if v.refused {
 		s.stats.rateLimited.Add(1)
-		writeRateLimit(w, plan.req.Number, Fault{ChallengeTokens: []string{v.token}})
+		writeRateLimit(w, plan.req.Number, Fault{ChallengeTokens: make([]string, v.results)})
 		return
 	}
 	s.stats.recipientsLimited.Add(int64(len(v.limited)))
