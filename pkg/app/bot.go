@@ -64,7 +64,7 @@ func newBot(cfg config.Config, p botParts) (*bot.Bot, *bot.Intake, *commands.Reg
 		QuoteReplies: bot.QuoteModeOf(cfg.Bot.QuoteReplies), Texts: commands.TextsFor(cfg.Commands.ReplyLang),
 		ChallengeURL: cfg.Signal.BaseURL + "/v1/accounts/" + url.PathEscape(cfg.Signal.Number) + "/rate-limit-challenge",
 		Typing:       typer(cfg, p.base, p.tp), TypingBudget: p.safety.gate, TypingRefresh: cfg.Bot.TypingRefresh,
-		Reactor: reactor(cfg, p.api), RepeatWindow: cfg.Bot.RepeatWindow,
+		Reactor: reactor(cfg, p.api), RepeatWindow: cfg.Bot.RepeatWindow, Challenger: p.api,
 		Seen:          p.state.left.SeenSince(time.Now().Add(-cfg.Journal.ReplayMaxAge)),
 		OwnerCommands: cfg.Bot.OwnerOn(), OwnSends: own,
 	})

@@ -48,8 +48,8 @@ func TestOwnerCommands(t *testing.T) {
 		want  []string // each send: its recipient ("group" for the test group) and notify_self, "to/notify"
 		first string   // the start of the first send's text; "": the command list
 	}{
-		{name: "group", msgs: []sim.Message{{Kind: sim.KindSync, Group: "testbot", Text: "!pomoc"}}, want: []string{"group/absent"}},
-		{name: "group, from a linked desktop", msgs: []sim.Message{{Kind: sim.KindSync, Group: "testbot", Device: 3, Text: "!pomoc"}}, want: []string{"group/absent"}},
+		{name: "group", msgs: []sim.Message{{Kind: sim.KindSync, Group: "testbot", Text: "!pomoc"}}, want: []string{"group/false"}},
+		{name: "group, from a linked desktop", msgs: []sim.Message{{Kind: sim.KindSync, Group: "testbot", Device: 3, Text: "!pomoc"}}, want: []string{"group/false"}},
 		{name: "note to self", msgs: []sim.Message{{Kind: sim.KindSync, To: self, Text: "!pomoc"}}, want: []string{self + "/true"}},
 		{name: "note to self, cooldown applies", env: map[string]string{"REACTIONS": "off"}, msgs: []sim.Message{{Kind: sim.KindSync, To: self, Text: "!pomoc"}, {Kind: sim.KindSync, To: self, Text: "!pomoc"}, {Kind: sim.KindSync, To: self, Text: "!pomoc"}},
 			want: []string{self + "/true", self + "/true"}}, // the answer, one "wait" as text (REACTIONS=off), then quiet

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"cmp"
 	"context"
 	"log/slog"
 	"net/http"
@@ -28,20 +29,27 @@ func connectAPI(ctx context.Context, cfg config.Config, base http.RoundTripper, 
 	return api, nil
 }
 
-// logAbout logs the REST API found at start, and warns once when its release
-// is older than the oldest one the bot is tested against: Signal refuses old
-// signal-cli builds, and the REST API's answers have changed shape between
-// releases. A build from source reports "unset", which says nothing about its
-// age: that is logged, not warned.
+// logAbout logs the REST API found at start, with the signal-cli its release
+// ships (/v1/about does not say), and warns once when the release is older
+// than the oldest one the bot is tested against: its signal-cli may be older
+// than signalapi.MinSignalCLI, which since Signal's server change of
+// 2026-06-10 receives nothing while its sends still go, and the REST API's
+// answers have changed shape between releases. A build from source reports
+// "unset", which says nothing about its age: that is logged, not warned.
 func logAbout(log *slog.Logger, about signalapi.About) {
-	log.Info("signal-cli-rest-api found", "version", about.Version, "mode", about.Mode)
+	cli := signalapi.BundledSignalCLI(about.Version)
+	log.Info("signal-cli-rest-api found", "version", about.Version, "mode", about.Mode, "signal_cli", cmp.Or(cli, "unknown"))
 	older, ok := signalapi.VersionOlder(about.Version, signalapi.OldestTestedVersion)
 	switch {
 	case older:
-		log.Warn("signal-cli-rest-api is older than the oldest release the bot is tested against: upgrade it",
-			"version", about.Version, "oldest_tested", signalapi.OldestTestedVersion, "see", upgradeDoc)
+		args := []any{"version", about.Version, "oldest_tested", signalapi.OldestTestedVersion, "see", upgradeDoc}
+		if old, known := signalapi.VersionOlder(cli, signalapi.MinSignalCLI); old && known {
+			args = append(args, "signal_cli", cli, "why", "its signal-cli is older than "+signalapi.MinSignalCLI+
+				": since Signal's server change of 2026-06-10 it drops every incoming message while sends still work")
+		}
+		log.Warn("signal-cli-rest-api is older than the oldest release the bot is tested against: upgrade it", args...)
 	case !ok:
-		log.Info("signal-cli-rest-api reports no release number (a build from source?): its age is not checked",
+		log.Info("signal-cli-rest-api reports no release number (a build from source?): its age is not checked; it needs signal-cli "+signalapi.MinSignalCLI+" or newer",
 			"version", about.Version, "oldest_tested", signalapi.OldestTestedVersion, "see", upgradeDoc)
 	}
 }

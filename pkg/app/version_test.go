@@ -23,6 +23,7 @@ func TestRESTAPIVersionAtStart(t *testing.T) {
 		wantWarn, wantUnset int
 	}{
 		{"0.92", 1, 0},
+		{"0.99", 1, 0},
 		{"unset", 0, 1},
 		{sim.Version, 0, 0},
 		{"0.101", 0, 0},
@@ -47,6 +48,9 @@ func TestRESTAPIVersionAtStart(t *testing.T) {
 				if !strings.Contains(l, "level=WARN") || !strings.Contains(l, "version="+tt.version) || !strings.Contains(l, "docs/operations.md#8-upgrading-signal-cli-rest-api") {
 					t.Errorf("warning %q: want level WARN, the version and the upgrade section", l)
 				}
+			}
+			if tt.version == "0.99" && (len(warns) != 1 || !strings.Contains(warns[0], "signal_cli=0.14.3") || !strings.Contains(warns[0], "drops every incoming message")) {
+				t.Errorf("warning for 0.99 %q: want its signal-cli 0.14.3 and why it matters", warns)
 			}
 			for _, l := range unset {
 				if !strings.Contains(l, "level=INFO") {

@@ -83,6 +83,7 @@ type Deps struct {
 	Audience     *Audience      // where the bot answers; nil: everywhere
 	QuietWindow  time.Duration  // a refusal goes once per sender and command per max(cooldown, this)
 	ChallengeURL string         // the REST API's rate-limit-challenge URL for this account, for the log
+	Challenger   Challenger     // submits a solved captcha (SubmitCaptcha); nil: none can be
 
 	// Changes are what admins changed in chat (!bot, package admin), over
 	// the registry's defaults; nil: none.
@@ -124,6 +125,8 @@ type Bot struct {
 	// defaults, d.Changes over them, d.Overrides over both.
 	settings *Settings
 	sends    sendHealth
+	// recipients are the single recipients sends did not reach.
+	recipients recipientHealth
 	// elsewhereLog logs commands from outside ANSWER_IN once a minute.
 	elsewhereLog outbound.LogEvery
 	typing       sync.WaitGroup // typing indicators still being shown or cleared
@@ -158,6 +161,7 @@ func New(d Deps) *Bot {
 		hashes: newSenderHashes(d.HashKey, 4096), quiet: newQuiet(), pictures: newPictureSends(pictureSendsCap),
 		settings: NewSettings(d.Overrides, d.Changes)}
 	b.self.number = d.API.Number()
+	b.recipients.members = map[string]unreachable{}
 	return b
 }
 

@@ -59,7 +59,15 @@ func (b *Bot) shed(ctx context.Context, w *work, reason string) {
 	}
 }
 
-// sendFailed notes a failed send; a 429 pauses every send and logs its challenge tokens once.
+// CaptchaAdvice is what the log and /healthz tell the operator to do when
+// Signal asks for proof: the way out through the bot.
+const CaptchaAdvice = "solve a captcha at https://signalcaptchas.org/challenge/generate.html, copy the signalcaptcha://… link " +
+	"of its \"Open Signal\" button and send \"!bot captcha <that link>\" to the bot, as an admin in a direct chat or as the owner in Note-to-Self"
+
+// sendFailed notes a failed send: a 429 pauses every send (outbound.Gate's
+// policy: its retry time when it names one, else RATE_LIMIT_PAUSE doubled per
+// 429 in a row up to RATE_LIMIT_PAUSE_MAX); a 429 that asks for proof logs,
+// once per token, what to do.
 func (b *Bot) sendFailed(ctx context.Context, err error) {
 	e, ok := signalapi.RateLimit(err)
 	if !ok {
@@ -68,7 +76,8 @@ func (b *Bot) sendFailed(ctx context.Context, err error) {
 	until, fresh := b.d.Gate.RateLimited(time.Now(), e.RetryAfter, e.ChallengeTokens)
 	args := []any{"paused_until", until.UTC(), "retry_after_given", e.RetryAfter > 0}
 	if len(fresh) > 0 {
-		args = append(args, "challenge_tokens", strings.Join(fresh, ","), "clear_with", ChallengeCommand(b.d.ChallengeURL, fresh[0]))
+		args = append(args, "captcha_required", true, "challenge_tokens", strings.Join(fresh, ","), "do", CaptchaAdvice,
+			"or_run", ChallengeCommand(b.d.ChallengeURL, fresh[0]))
 	}
 	b.d.Log.ErrorContext(ctx, "Signal rate-limited the bot's account: every send is paused, the refused reply is not retried", args...)
 }

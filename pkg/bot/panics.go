@@ -47,7 +47,7 @@ func (b *Bot) recovered(ctx context.Context, m *Message, r any, stack []byte) {
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), apologyTimeout)
 	defer cancel()
-	out := signalapi.Outgoing{Recipient: m.In.ReplyTo(), Text: b.d.Texts.Internal()}
+	out := signalapi.Outgoing{Recipient: m.In.ReplyTo(), Text: b.d.Texts.Internal(), NotifySelf: m.In.NoteToSelf}
 	res, err := b.d.API.Send(ctx, out)
 	b.sends.note(ctx, res, err, time.Now())
 	if err == nil {

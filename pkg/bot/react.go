@@ -72,9 +72,13 @@ func (b *Bot) send(ctx context.Context, s *pipeline.Slot, span trace.Span, w *wo
 	if err != nil {
 		markFailed(span, err)
 		b.d.Recorder.SendFailed(err)
-		if errors.Is(err, signalapi.ErrRateLimited) {
+		switch {
+		case errors.Is(err, signalapi.ErrRateLimited):
 			b.sendFailed(ctx, err)
-		} else {
+		case errors.Is(err, signalapi.ErrUntrustedIdentity) && w.in.GroupID == "":
+			b.noteUntrusted(ctx, out.Recipient, now)
+			b.d.Log.ErrorContext(ctx, "send failed: the recipient's safety number changed (docs/operations.md: trust it)", "command", w.name)
+		default:
 			b.d.Log.ErrorContext(ctx, "send failed", "command", w.name, "err", telemetry.RedactErr(err))
 		}
 		return telemetry.OutcomeError
@@ -82,7 +86,12 @@ func (b *Bot) send(ctx context.Context, s *pipeline.Slot, span trace.Span, w *wo
 	if res.AnswerErr != nil {
 		b.answerUnreadable(ctx, w.name, res.AnswerErr)
 	}
-	b.d.Gate.Sent()
+	b.noteRecipients(ctx, out.Recipient, res.Failed, now)
+	if n := res.RateLimitedRecipients(); n > 0 {
+		b.rateLimitedRecipients(ctx, n, now) // not Sent: the back-off goes on doubling
+	} else {
+		b.d.Gate.Sent()
+	}
 	for _, p := range reply.Pictures {
 		b.d.Log.InfoContext(ctx, "picture sent", "command", w.name, "mime", p.MIME, "bytes", p.Bytes, "width", p.Width, "height", p.Height)
 	}

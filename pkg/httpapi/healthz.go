@@ -48,6 +48,14 @@ type Health struct {
 	// of them make the status degraded), 201s with an unreadable answer.
 	Send bot.SendStats `json:"send"`
 
+	// Unreachable are the members replies do not reach now: a changed safety
+	// number (identity; status degraded until it is trusted), or gone from
+	// Signal (unregistered).
+	Unreachable bot.Unreachable `json:"unreachable"`
+	// CaptchaRequired is Signal asking for proof before the bot sends again:
+	// status degraded until a captcha is accepted or a send goes; null when not.
+	CaptchaRequired *CaptchaRequired `json:"captcha_required"`
+
 	// The safety limits.
 	SendPausedUntil *time.Time  `json:"send_paused_until"` // end of the pause after a 429; null while sends go
 	SendBudget      *SendBudget `json:"send_budget"`       // the outbound budget per chat; null with SEND_BUDGET=off
@@ -55,6 +63,13 @@ type Health struct {
 	DroppedSender   int64       `json:"dropped_sender_queue"`
 	DroppedBytes    int64       `json:"dropped_queue_bytes"`
 	HeldBytes       int64       `json:"held_bytes"`
+}
+
+// CaptchaRequired is the pending rate-limit challenge.
+type CaptchaRequired struct {
+	ChallengeToken string    `json:"challenge_token"`
+	Since          time.Time `json:"since"`
+	Do             string    `json:"do"` // what the operator does
 }
 
 func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
@@ -94,6 +109,10 @@ func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
 	h.StateFailing, _ = s.d.Bot.StateFailing()
 	h.StateFailing = h.StateFailing || h.State != nil && h.State.Failing
 	h.Send = s.d.Bot.SendStats()
+	h.Unreachable = s.d.Bot.Unreachable()
+	if tok, since := s.d.Bot.Gate().Challenge(); tok != "" {
+		h.CaptchaRequired = &CaptchaRequired{ChallengeToken: tok, Since: since, Do: bot.CaptchaAdvice}
+	}
 	h.Reasons = degraded(&h)
 	if s.d.Heard != nil {
 		heard := s.d.Heard()
@@ -111,7 +130,8 @@ func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
 
 // degraded lists why h is not ok: no link to the REST API, a failing state
 // file, webhook frames taken in memory and not yet on disk, sends failing,
-// or sends paused after a 429.
+// sends paused after a 429, a captcha asked for, members whose safety
+// number changed.
 func degraded(h *Health) []string {
 	out := []string{}
 	if !h.Connected {
@@ -130,6 +150,13 @@ func degraded(h *Health) []string {
 	}
 	if h.SendPausedUntil != nil {
 		out = append(out, "sends paused after a rate limit (429) until "+h.SendPausedUntil.UTC().Format(time.RFC3339Nano))
+	}
+	if c := h.CaptchaRequired; c != nil {
+		out = append(out, fmt.Sprintf("captcha_required: Signal asks for proof before the bot sends again (challenge token %s, since %s): %s",
+			c.ChallengeToken, c.Since.UTC().Format(time.RFC3339), c.Do))
+	}
+	if n := h.Unreachable.Identity(); n > 0 {
+		out = append(out, fmt.Sprintf("%d member(s) unreachable: their safety number changed (IDENTITY_FAILURE) and signal-cli will not send to them until it is trusted (docs/operations.md, \"A member's safety number changed\")", n))
 	}
 	return out
 }

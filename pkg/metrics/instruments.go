@@ -15,7 +15,7 @@ import (
 func (m *Metrics) instruments(src Sources) error {
 	meter := m.provider.Meter("signal-bot")
 	var obs observed
-	if err := errors.Join(m.recorded(meter), obs.create(meter)); err != nil {
+	if err := errors.Join(m.recorded(meter), m.recipientCounter(meter), obs.create(meter)); err != nil {
 		return err
 	}
 	_, err := meter.RegisterCallback(func(_ context.Context, o metric.Observer) error {

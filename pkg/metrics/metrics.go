@@ -68,6 +68,7 @@ type Metrics struct {
 	stateErrs metric.Int64Counter
 	panics    metric.Int64Counter
 	scheduled metric.Int64Counter
+	rcptFails metric.Int64Counter
 	log       *slog.Logger
 	after     func(telemetry.Block) // nil: none
 	// servedSets are Served's attribute sets, built once per command and outcome.

@@ -43,6 +43,8 @@ type Gate struct {
 	last429     time.Time           // when the last 429 came; zero: none since start
 	streak      int                 // 429s in a row without a successful send between them
 	seenTokens  map[string]struct{} // challenge tokens already logged
+	challenge   string              // the token of a 429 that asks for proof (a captcha), until a send goes or Lift
+	challengeAt time.Time           // when that 429 came
 	shedLog     map[string]shedNote // chat → when its sheds were last logged, and how many since
 }
 
@@ -173,6 +175,12 @@ func (g *Gate) RateLimited(now time.Time, retryAfter time.Duration, tokens []str
 		clear(g.seenTokens)
 	}
 	for _, tok := range tokens {
+		if tok == "" { // a plain rate limit's result: no proof asked
+			continue
+		}
+		if g.challenge == "" {
+			g.challenge, g.challengeAt = tok, now
+		}
 		if _, ok := g.seenTokens[tok]; !ok {
 			g.seenTokens[tok] = struct{}{}
 			fresh = append(fresh, tok)
@@ -188,11 +196,27 @@ func (g *Gate) Last429() time.Time {
 	return g.last429
 }
 
-// Sent notes a successful send: the next 429 starts the back-off from PauseMin again.
+// Sent notes a successful send: the next 429 starts the back-off from PauseMin again, and
+// Signal asks for no proof any more.
 func (g *Gate) Sent() {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	g.streak = 0
+	g.streak, g.challenge = 0, ""
+}
+
+// Challenge is the challenge token of the 429 that asked for proof (a captcha) and when it
+// came; "" while none is pending. A send that goes, or Lift, ends it.
+func (g *Gate) Challenge() (token string, since time.Time) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.challenge, g.challengeAt
+}
+
+// Lift ends the pause and the pending challenge at once: Signal accepted the captcha.
+func (g *Gate) Lift() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.pausedUntil, g.streak, g.challenge = time.Time{}, 0, ""
 }
 
 // NoteShed counts a shed reply of chat and reports whether to log it now (once per chat

@@ -165,3 +165,31 @@ func TestChatBudget(t *testing.T) {
 		t.Error("ChatBudget with the budget off: ok; want not")
 	}
 }
+
+// A 429 whose token is not empty asks for proof: the token is pending until a send goes or
+// Lift, which also ends the pause. A plain rate limit's empty tokens ask for none.
+func TestChallenge(t *testing.T) {
+	g := testGate()
+	if _, fresh := g.RateLimited(t0, 0, []string{"", ""}); fresh != nil {
+		t.Errorf("empty tokens logged as fresh: %q", fresh)
+	}
+	if tok, _ := g.Challenge(); tok != "" {
+		t.Fatalf("Challenge after a plain rate limit = %q; want none", tok)
+	}
+	g.RateLimited(t0.Add(2*time.Minute), 0, []string{"", "tok-1"})
+	g.RateLimited(t0.Add(3*time.Minute), 0, []string{"tok-2"})
+	if tok, since := g.Challenge(); tok != "tok-1" || !since.Equal(t0.Add(2*time.Minute)) {
+		t.Errorf("Challenge = %q since +%v; want the first, tok-1 at +2m", tok, since.Sub(t0))
+	}
+	g.Lift()
+	if tok, _ := g.Challenge(); tok != "" || !g.PausedUntil(t0.Add(3*time.Minute)).IsZero() {
+		t.Errorf("after Lift: challenge %q, paused until %v; want neither", tok, g.PausedUntil(t0.Add(3*time.Minute)))
+	}
+	if until, _ := g.RateLimited(t0.Add(4*time.Minute), 0, []string{"tok-3"}); until.Sub(t0.Add(4*time.Minute)) != time.Minute {
+		t.Errorf("429 after Lift: pause %v; want the minimum", until.Sub(t0.Add(4*time.Minute)))
+	}
+	g.Sent()
+	if tok, _ := g.Challenge(); tok != "" {
+		t.Errorf("Challenge after a send went = %q; want none", tok)
+	}
+}

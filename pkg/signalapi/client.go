@@ -77,12 +77,15 @@ func (c *Client) Connected() bool { return c.connected.Load() }
 // Reconnects counts websocket connections made after the first.
 func (c *Client) Reconnects() int64 { return c.reconnects.Load() }
 
-// About is GET /v1/about.
+// About is GET /v1/about (the REST API's About, src/client/client.go): its
+// API versions, build, mode, its own release (BUILD_VERSION, "unset" for a
+// build from source) and capabilities; not signal-cli's version.
 type About struct {
-	Versions []string `json:"versions"`
-	Build    int      `json:"build"`
-	Mode     string   `json:"mode"`
-	Version  string   `json:"version"`
+	Versions     []string            `json:"versions"`
+	Build        int                 `json:"build"`
+	Mode         string              `json:"mode"`
+	Version      string              `json:"version"`
+	Capabilities map[string][]string `json:"capabilities"`
 }
 
 // About fetches /v1/about.

@@ -15,7 +15,16 @@ var (
 	ErrBadRequest  = errors.New("rejected by signal-cli-rest-api")
 	ErrRateLimited = errors.New("rate limited by Signal")
 	ErrUnavailable = errors.New("signal-cli-rest-api cannot reach signal-cli")
+	// ErrUntrustedIdentity is the 400 of a send whose every recipient failed
+	// for a changed safety number: signal-cli's error -4, which the REST
+	// API words as untrustedKeysMessage. One recipient of several failing so
+	// is a 201 with IDENTITY_FAILURE instead.
+	ErrUntrustedIdentity = errors.New("recipient's safety number changed")
 )
+
+// untrustedKeysMessage is the REST API's text for signal-cli's error -4
+// (UNTRUSTED_KEY_ERROR; src/client/jsonrpc2.go, getRaw).
+const untrustedKeysMessage = "Unable to complete request due to untrusted recipient keys"
 
 // APIError is a non-2xx answer of the REST API.
 type APIError struct {
@@ -39,6 +48,19 @@ func retryAfter(h string, now time.Time) time.Duration {
 		return max(t.Sub(now), 0)
 	}
 	return 0
+}
+
+// Challenge is the first challenge token of a 429 that asks for proof (a
+// captcha), "" for a plain rate limit. The REST API lists one token per
+// recipient result of signal-cli's error -5, and a result without a token
+// (a plain rate limit: signal-cli leaves "token" out) becomes "".
+func (e *APIError) Challenge() string {
+	for _, t := range e.ChallengeTokens {
+		if t != "" {
+			return t
+		}
+	}
+	return ""
 }
 
 // RateLimit returns the 429 in err's chain, if there is one.
@@ -69,6 +91,8 @@ func (e *APIError) Is(target error) bool {
 		return e.Status >= 500
 	case errEmpty500:
 		return e.Status == 500 && e.Message == ""
+	case ErrUntrustedIdentity:
+		return e.Status == 400 && e.Message == untrustedKeysMessage
 	}
 	return false
 }

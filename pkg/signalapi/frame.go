@@ -45,14 +45,36 @@ type Envelope struct {
 }
 
 // DataMessage is the part of signal-cli's JsonDataMessage the bot reads.
+// Of the members that make a message something other than a text (a poll,
+// a pin, a deletion, a reply to a story) only the presence is read: Classify
+// skips such a message by its kind, whatever text it carries.
 type DataMessage struct {
-	Timestamp   int64            `json:"timestamp"`
-	Message     *string          `json:"message"`
-	GroupInfo   *GroupInfo       `json:"groupInfo,omitempty"`
-	Reaction    *Reaction        `json:"reaction,omitempty"`
-	Mentions    []Mention        `json:"mentions,omitempty"`
-	RemoteDel   *json.RawMessage `json:"remoteDelete,omitempty"`
-	Attachments []Attachment     `json:"attachments,omitempty"`
+	Timestamp   int64        `json:"timestamp"`
+	Message     *string      `json:"message"`
+	GroupInfo   *GroupInfo   `json:"groupInfo,omitempty"`
+	Reaction    *Reaction    `json:"reaction,omitempty"`
+	Mentions    []Mention    `json:"mentions,omitempty"`
+	Attachments []Attachment `json:"attachments,omitempty"`
+
+	RemoteDelete  Present `json:"remoteDelete,omitempty"`  // {"timestamp"}: the sender deleted a message for everyone
+	AdminDelete   Present `json:"adminDelete,omitempty"`   // a group admin deleted someone's message
+	PollCreate    Present `json:"pollCreate,omitempty"`    // {"question","allowMultiple","options"}
+	PollVote      Present `json:"pollVote,omitempty"`      // a vote on a poll: its author, timestamp and the options chosen
+	PollTerminate Present `json:"pollTerminate,omitempty"` // {"targetSentTimestamp"}: a poll closed
+	PinMessage    Present `json:"pinMessage,omitempty"`    // a message pinned in the chat
+	UnpinMessage  Present `json:"unpinMessage,omitempty"`  // a pin taken off
+	StoryContext  Present `json:"storyContext,omitempty"`  // {"authorNumber","authorUuid","sentTimestamp"}: a reply to a story
+}
+
+// Present is a member of which only the presence counts: true when the
+// member is there and not null. Its content is checked for JSON syntax and
+// skipped unread, without a copy; a bool keeps the data message small.
+type Present bool
+
+// UnmarshalJSON notes the member, unless it is null.
+func (p *Present) UnmarshalJSON(b []byte) error {
+	*p = Present(string(b) != "null")
+	return nil
 }
 
 // Reaction is signal-cli's JsonReaction: an emoji on the message of
@@ -106,12 +128,15 @@ type GroupInfo struct {
 	Type      string `json:"type"`
 }
 
-// Attachment is an incoming attachment's metadata.
+// Attachment is an incoming attachment's metadata. IsVoiceNote is written
+// by signal-cli builds newer than 0.14.6 (JsonAttachment); older ones leave
+// it out, and a voice note is then an attachment like any other.
 type Attachment struct {
 	ContentType string `json:"contentType"`
 	Filename    string `json:"filename"`
 	ID          string `json:"id"`
 	Size        int64  `json:"size"`
+	IsVoiceNote bool   `json:"isVoiceNote"`
 }
 
 // DecodeFrame parses one websocket frame.

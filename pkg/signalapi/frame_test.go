@@ -95,7 +95,8 @@ func TestExceptionFrame(t *testing.T) {
 func TestSkipLabels(t *testing.T) {
 	all := []Skip{SkipError, SkipException, SkipNoEnvelope, SkipOtherAcct, SkipOwn, SkipReceipt, SkipTyping,
 		SkipSync, SkipEdit, SkipOther, SkipReaction, SkipGroupUpdate, SkipNoText, SkipNoSender, SkipOwnerDirect,
-		SkipUndecodable, SkipNotCommand, SkipDuplicate}
+		SkipUndecodable, SkipNotCommand, SkipDuplicate, SkipRemoteDelete, SkipAdminDelete, SkipPollCreate,
+		SkipPollVote, SkipPollTerminate, SkipPin, SkipUnpin, SkipStoryReply, SkipVoiceNote}
 	seen := map[string]bool{}
 	for _, s := range all {
 		l := s.Label()

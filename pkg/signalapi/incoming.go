@@ -88,6 +88,17 @@ const (
 	SkipNoText      Skip = "no text"
 	SkipNoSender    Skip = "no sender"
 
+	// Data messages that are not texts, whatever text they carry.
+	SkipRemoteDelete  Skip = "remote delete" // the sender deleted a message for everyone
+	SkipAdminDelete   Skip = "admin delete"  // a group admin deleted a message
+	SkipPollCreate    Skip = "poll"          // a new poll: its question and options are no command
+	SkipPollVote      Skip = "poll vote"     // a vote on a poll
+	SkipPollTerminate Skip = "poll end"      // a poll closed
+	SkipPin           Skip = "pin"           // a message pinned
+	SkipUnpin         Skip = "unpin"         // a pin taken off
+	SkipStoryReply    Skip = "story reply"   // a reply to a story: it belongs to the story, not the chat
+	SkipVoiceNote     Skip = "voice note"    // a voice note, with no text
+
 	// SkipOwnerDirect is the owner's message in a direct chat with someone
 	// else: a reply there would speak as the owner to that person.
 	SkipOwnerDirect Skip = "owner's direct message"
@@ -106,8 +117,10 @@ var skipLabels = []struct {
 	{SkipError, "error"}, {SkipException, "exception"}, {SkipNoEnvelope, "no_envelope"},
 	{SkipOtherAcct, "other_account"}, {SkipReceipt, "receipt"}, {SkipTyping, "typing"},
 	{SkipSync, "sync"}, {SkipEdit, "edit"}, {SkipOther, "other_message"}, {SkipNoSender, "no_sender"},
-	{SkipOwn, "own"}, {SkipOwnerDirect, "owner_direct"}, {SkipGroupUpdate, "group_update"}, {SkipReaction, "reaction"},
-	{SkipNoText, "no_text"}, {SkipUndecodable, "undecodable"}, {SkipNotCommand, "not_command"},
+	{SkipOwn, "own"}, {SkipOwnerDirect, "owner_direct"}, {SkipGroupUpdate, "group_update"},
+	{SkipRemoteDelete, "remote_delete"}, {SkipAdminDelete, "admin_delete"}, {SkipPollCreate, "poll_create"},
+	{SkipPollVote, "poll_vote"}, {SkipPollTerminate, "poll_terminate"}, {SkipPin, "pin"}, {SkipUnpin, "unpin"},
+	{SkipStoryReply, "story_reply"}, {SkipReaction, "reaction"}, {SkipVoiceNote, "voice_note"}, {SkipNoText, "no_text"}, {SkipUndecodable, "undecodable"}, {SkipNotCommand, "not_command"},
 	{SkipDuplicate, "duplicate"},
 }
 
@@ -185,7 +198,9 @@ func classify(f Frame, account string, owner bool) (Incoming, Skip) {
 	return readData(in, e.DataMessage)
 }
 
-// readData reads a data message's group, reaction, text and mentions into in.
+// readData reads a data message's group, reaction, text and mentions into
+// in. A message of another kind than a text (kindOf) is skipped by its kind
+// before any of its text is read.
 func readData(in Incoming, d *DataMessage) (Incoming, Skip) {
 	if g := d.GroupInfo; g != nil {
 		if g.Type == "UPDATE" {
@@ -193,16 +208,56 @@ func readData(in Incoming, d *DataMessage) (Incoming, Skip) {
 		}
 		in.GroupID, in.GroupName = g.GroupID, g.GroupName
 	}
+	if k := kindOf(d); k != SkipNone {
+		return Incoming{}, k
+	}
 	if d.Reaction != nil {
 		in.Reaction = reactedOf(d.Reaction)
 		return in, SkipReaction
 	}
 	in.Text = strings.TrimSpace(deref(d.Message))
-	in.Mentions = mentionsOf(d.Mentions, deref(d.Message))
 	if in.Text == "" {
 		return Incoming{}, SkipNoText
 	}
+	in.Mentions = mentionsOf(d.Mentions, deref(d.Message))
 	return in, SkipNone
+}
+
+// kindOf is the skip of a data message that is no text (a deletion, a poll,
+// a pin, a reply to a story, a voice note), SkipNone for a text or a
+// reaction. A real message has at most one of these; the first found decides.
+func kindOf(d *DataMessage) Skip {
+	switch {
+	case bool(d.RemoteDelete):
+		return SkipRemoteDelete
+	case bool(d.AdminDelete):
+		return SkipAdminDelete
+	case bool(d.PollCreate):
+		return SkipPollCreate
+	case bool(d.PollVote):
+		return SkipPollVote
+	case bool(d.PollTerminate):
+		return SkipPollTerminate
+	case bool(d.PinMessage):
+		return SkipPin
+	case bool(d.UnpinMessage):
+		return SkipUnpin
+	case bool(d.StoryContext):
+		return SkipStoryReply
+	case voiceNote(d.Attachments):
+		return SkipVoiceNote
+	}
+	return SkipNone
+}
+
+// voiceNote reports whether an attachment is a voice note.
+func voiceNote(atts []Attachment) bool {
+	for _, a := range atts {
+		if a.IsVoiceNote {
+			return true
+		}
+	}
+	return false
 }
 
 func deref(s *string) string {

@@ -20,11 +20,12 @@ type Outgoing struct {
 	Text        string
 	Attachments []string // data URIs; see DataURI
 	Quote       *Quote   // nil: the reply quotes nothing
-	// NotifySelf sends notify_self: true, for a reply in Note-to-Self, so the
-	// account's phone shows it as a new message rather than as a sent one.
-	// The REST API reads the field from 0.90 in json-rpc mode and assumes
-	// true when it is absent (it has passed --notify-self since 0.83); the
-	// bot says so rather than rely on that default. False leaves it out.
+	// NotifySelf is the send's notify_self, always written: true for a reply
+	// in Note-to-Self, so the account's phone shows it as a new message
+	// rather than as a sent one; false everywhere else. The REST API assumes
+	// true when the field is absent (json-rpc mode, "for backwards
+	// compatibility"), and signal-cli's --notify-self then makes every group
+	// reply arrive on the account's own devices as a notifying message.
 	NotifySelf bool
 }
 
@@ -56,11 +57,14 @@ type SendResult struct {
 	AnswerErr error
 }
 
-// RecipientError is one failed recipient of the newer 201 array shape.
+// RecipientError is one failed recipient of the newer 201 array shape (the
+// REST API's SendMessageError): who, by number, uuid or username, each
+// left out when unknown, and signal-cli's reason (recipients.go).
 type RecipientError struct {
-	Number string `json:"number"`
-	UUID   string `json:"uuid"`
-	Reason string `json:"reason"`
+	Number   string `json:"number"`
+	UUID     string `json:"uuid"`
+	Username string `json:"username"`
+	Reason   string `json:"reason"`
 }
 
 type sendBody struct {
@@ -74,7 +78,7 @@ type sendBody struct {
 	QuoteAuthor    *string       `json:"quote_author,omitempty"`
 	QuoteMessage   *string       `json:"quote_message,omitempty"`
 	QuoteMentions  []sendMention `json:"quote_mentions,omitempty"`
-	NotifySelf     *bool         `json:"notify_self,omitempty"`
+	NotifySelf     bool          `json:"notify_self"` // never left out: absent means true
 }
 
 // sendMention is one mention of /v2/send (the REST API's MessageMention): the
@@ -105,13 +109,10 @@ func sendMentions(ms []Mentioned) []sendMention {
 
 // bodyOf is the /v2/send body of out from account number.
 func bodyOf(number string, out Outgoing) sendBody {
-	b := sendBody{Number: number, Recipients: []string{out.Recipient}, Message: out.Text, Attachments: out.Attachments}
+	b := sendBody{Number: number, Recipients: []string{out.Recipient}, Message: out.Text, Attachments: out.Attachments, NotifySelf: out.NotifySelf}
 	if q := out.Quote; q != nil {
 		b.QuoteTimestamp, b.QuoteAuthor, b.QuoteMessage = &q.Timestamp, &q.Author, &q.Text
 		b.QuoteMentions = sendMentions(q.Mentions)
-	}
-	if out.NotifySelf {
-		b.NotifySelf = &out.NotifySelf
 	}
 	return b
 }

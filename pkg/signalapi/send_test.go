@@ -113,7 +113,8 @@ func TestRetryAfter(t *testing.T) {
 
 // A quoted reply carries quote_timestamp, quote_author and quote_message
 // together, and quote_mentions when the quoted text has mentions; a reply
-// without a quote carries none of them.
+// without a quote carries none of them. notify_self is in every body: false,
+// but true in Note-to-Self (the REST API takes a missing one for true).
 func TestSendBodyQuote(t *testing.T) {
 	tests := []struct {
 		name string
@@ -122,24 +123,24 @@ func TestSendBodyQuote(t *testing.T) {
 		want string
 	}{
 		{"no quote", Incoming{}, Outgoing{Recipient: "+48500000002", Text: "hi"},
-			`{"number":"+48500000001","recipients":["+48500000002"],"message":"hi"}`},
+			`{"number":"+48500000001","recipients":["+48500000002"],"message":"hi","notify_self":false}`},
 		{"uuid before the number", Incoming{SenderNumber: "+48500000002", SenderUUID: "a2b8d2cf-6c4f-4d43-9e3b-1f5e8a1c2d3e", Text: "!pomoc", Timestamp: 7},
 			Outgoing{Recipient: "group.x", Text: "hi"},
-			`{"number":"+48500000001","recipients":["group.x"],"message":"hi","quote_timestamp":7,"quote_author":"a2b8d2cf-6c4f-4d43-9e3b-1f5e8a1c2d3e","quote_message":"!pomoc"}`},
+			`{"number":"+48500000001","recipients":["group.x"],"message":"hi","quote_timestamp":7,"quote_author":"a2b8d2cf-6c4f-4d43-9e3b-1f5e8a1c2d3e","quote_message":"!pomoc","notify_self":false}`},
 		{"number without a uuid", Incoming{SenderNumber: "+48500000002", Text: "!pomoc", Timestamp: 8},
 			Outgoing{Recipient: "group.x", Text: "hi"},
-			`{"number":"+48500000001","recipients":["group.x"],"message":"hi","quote_timestamp":8,"quote_author":"+48500000002","quote_message":"!pomoc"}`},
+			`{"number":"+48500000001","recipients":["group.x"],"message":"hi","quote_timestamp":8,"quote_author":"+48500000002","quote_message":"!pomoc","notify_self":false}`},
 		{"hidden number", Incoming{SenderUUID: "a2b8d2cf-6c4f-4d43-9e3b-1f5e8a1c2d3e", Text: "!ja", Timestamp: 9},
 			Outgoing{Recipient: "group.x", Text: "hi"},
-			`{"number":"+48500000001","recipients":["group.x"],"message":"hi","quote_timestamp":9,"quote_author":"a2b8d2cf-6c4f-4d43-9e3b-1f5e8a1c2d3e","quote_message":"!ja"}`},
+			`{"number":"+48500000001","recipients":["group.x"],"message":"hi","quote_timestamp":9,"quote_author":"a2b8d2cf-6c4f-4d43-9e3b-1f5e8a1c2d3e","quote_message":"!ja","notify_self":false}`},
 		{"a mention in the quote", Incoming{SenderUUID: "a2b8d2cf-6c4f-4d43-9e3b-1f5e8a1c2d3e", Text: "\uFFFC !pomoc", Timestamp: 10,
 			Mentions: []Mentioned{{Number: "+48500000001", UUID: "9d0c3e2a-5b7f-4a1e-8c6d-2f4b6a8c0e1f", Start: 0, Length: 1}}},
 			Outgoing{Recipient: "group.x", Text: "hi"},
-			`{"number":"+48500000001","recipients":["group.x"],"message":"hi","quote_timestamp":10,"quote_author":"a2b8d2cf-6c4f-4d43-9e3b-1f5e8a1c2d3e","quote_message":"` + "\uFFFC" + ` !pomoc","quote_mentions":[{"start":0,"length":1,"author":"9d0c3e2a-5b7f-4a1e-8c6d-2f4b6a8c0e1f"}]}`},
+			`{"number":"+48500000001","recipients":["group.x"],"message":"hi","quote_timestamp":10,"quote_author":"a2b8d2cf-6c4f-4d43-9e3b-1f5e8a1c2d3e","quote_message":"` + "\uFFFC" + ` !pomoc","quote_mentions":[{"start":0,"length":1,"author":"9d0c3e2a-5b7f-4a1e-8c6d-2f4b6a8c0e1f"}],"notify_self":false}`},
 		{"a mention of a number without uuid", Incoming{SenderUUID: "a2b8d2cf-6c4f-4d43-9e3b-1f5e8a1c2d3e", Text: "hej \uFFFC", Timestamp: 11,
 			Mentions: []Mentioned{{Number: "+48500000003", Start: 4, Length: 1}}},
 			Outgoing{Recipient: "group.x", Text: "hi"},
-			`{"number":"+48500000001","recipients":["group.x"],"message":"hi","quote_timestamp":11,"quote_author":"a2b8d2cf-6c4f-4d43-9e3b-1f5e8a1c2d3e","quote_message":"hej ` + "\uFFFC" + `","quote_mentions":[{"start":4,"length":1,"author":"+48500000003"}]}`},
+			`{"number":"+48500000001","recipients":["group.x"],"message":"hi","quote_timestamp":11,"quote_author":"a2b8d2cf-6c4f-4d43-9e3b-1f5e8a1c2d3e","quote_message":"hej ` + "\uFFFC" + `","quote_mentions":[{"start":4,"length":1,"author":"+48500000003"}],"notify_self":false}`},
 		{"note to self", Incoming{}, Outgoing{Recipient: "+48500000001", Text: "hi", NotifySelf: true},
 			`{"number":"+48500000001","recipients":["+48500000001"],"message":"hi","notify_self":true}`},
 	}

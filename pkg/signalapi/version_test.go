@@ -27,3 +27,22 @@ func TestVersionOlder(t *testing.T) {
 		}
 	}
 }
+
+// Every release the table knows ships a signal-cli the version parser reads;
+// the oldest tested release ships one that still receives.
+func TestBundledSignalCLI(t *testing.T) {
+	for rest, cli := range bundledSignalCLI {
+		if _, ok := VersionOlder(cli, MinSignalCLI); !ok {
+			t.Errorf("%s ships %q: not a version", rest, cli)
+		}
+	}
+	if old, _ := VersionOlder(BundledSignalCLI(OldestTestedVersion), MinSignalCLI); old || BundledSignalCLI(OldestTestedVersion) == "" {
+		t.Errorf("the oldest tested release %s ships signal-cli %q, older than %s", OldestTestedVersion, BundledSignalCLI(OldestTestedVersion), MinSignalCLI)
+	}
+	if got := BundledSignalCLI("0.99"); got != "0.14.3" {
+		t.Errorf("BundledSignalCLI(0.99) = %q; want 0.14.3", got)
+	}
+	if got := BundledSignalCLI("unset"); got != "" {
+		t.Errorf("BundledSignalCLI(unset) = %q; want none", got)
+	}
+}

@@ -11,6 +11,8 @@ import (
 	"net/http"
 	"regexp"
 	"testing"
+
+	"signal-bot/pkg/signalid"
 )
 
 // webp1x1 is a lossless 1×1 WebP; Go has no WebP encoder to make one.
@@ -86,6 +88,11 @@ func TestSendShapes(t *testing.T) {
 		{"array lists a failed recipient", ShapeArray, map[string]string{b: "UNREGISTERED_FAILURE"}, 201,
 			`^\[\{"timestamp":"\d{13}","errors":\{"recipients":\[\{"number":"\` + b + `","uuid":"` + UUIDOf(b) + `","reason":"UNREGISTERED_FAILURE"\}\]\}\}\]$`},
 		{"every recipient failed", ShapeArray, map[string]string{a: "NETWORK_FAILURE", b: "NETWORK_FAILURE"}, 400, `^\{"error":"Failed to send message"\}$`},
+		{"every recipient's safety number changed", ShapeArray, map[string]string{a: "IDENTITY_FAILURE", b: "IDENTITY_FAILURE"}, 400,
+			`^\{"error":"Unable to complete request due to untrusted recipient keys"\}$`},
+		{"every recipient rate-limited", ShapeArray, map[string]string{a: "RATE_LIMIT_FAILURE", b: "RATE_LIMIT_FAILURE"}, 429,
+			`^\{"error":"Failed to send message due to rate limiting\. Use the attached challenge tokens .*","challenge_tokens":\["",""\],"account":"\` + DefaultNumber + `"\}$`},
+		{"mixed reasons, every recipient failed", ShapeArray, map[string]string{a: "IDENTITY_FAILURE", b: "RATE_LIMIT_FAILURE"}, 400, `^\{"error":"Failed to send message"\}$`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -95,6 +102,25 @@ func TestSendShapes(t *testing.T) {
 				t.Errorf("send = %d %s; want %d matching %s", got.status, got.body, tt.status, tt.body)
 			}
 		})
+	}
+}
+
+// A group's members fail one by one as a send's recipients do: the array shape names each
+// failed member by number and uuid, and the others got the message.
+func TestGroupRecipientErrors(t *testing.T) {
+	g := TestGroup()
+	h := start(t, Config{SendShape: ShapeArray, Faults: Faults{RecipientErrors: map[string]string{g.Members[1]: "IDENTITY_FAILURE"}}})
+	got := h.do(http.MethodPost, "/v2/send", sendBody(DefaultNumber, []string{signalid.RESTGroupID(g.InternalID)}, "hi", nil))
+	want := `^\[\{"timestamp":"\d{13}","errors":\{"recipients":\[\{"number":"\` + g.Members[1] + `","uuid":"` + UUIDOf(g.Members[1]) + `","reason":"IDENTITY_FAILURE"\}\]\}\}\]$`
+	if got.status != 201 || !regexp.MustCompile(want).MatchString(got.body) {
+		t.Errorf("group send = %d %s; want 201 matching %s", got.status, got.body, want)
+	}
+	if n := len(h.sim.Sent()); n != 1 {
+		t.Errorf("%d sends recorded; want 1 (the other member got it)", n)
+	}
+	h.sim.SetFaults(Faults{RecipientErrors: map[string]string{g.Members[0]: "RATE_LIMIT_FAILURE", g.Members[1]: "RATE_LIMIT_FAILURE"}})
+	if got := h.do(http.MethodPost, "/v2/send", sendBody(DefaultNumber, []string{signalid.RESTGroupID(g.InternalID)}, "hi", nil)); got.status != 429 {
+		t.Errorf("group send with every member rate-limited = %d %s; want 429", got.status, got.body)
 	}
 }
 

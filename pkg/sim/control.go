@@ -37,6 +37,9 @@ func (s *Sim) controlRoutes(m *http.ServeMux) {
 		writeJSON(w, http.StatusOK, s.Limits())
 	})
 	m.HandleFunc("PUT /_sim/limits", s.handlePutLimits)
+	m.HandleFunc("GET /_sim/challenges", func(w http.ResponseWriter, _ *http.Request) {
+		writeJSON(w, http.StatusOK, s.Challenges())
+	})
 	m.HandleFunc("GET /_sim/mode", s.handleGetMode)
 	m.HandleFunc("PUT /_sim/mode", s.handlePutMode)
 }
@@ -54,6 +57,7 @@ type controlMessage struct {
 	// TargetAuthor is whose message a reaction is on; "": the bot's.
 	TargetAuthor string         `json:"target_author"`
 	Mentions     []string       `json:"mentions"`
+	Options      []string       `json:"options"`
 	Attachments  []InAttachment `json:"attachments"`
 	To           string         `json:"to"`
 	Device       int            `json:"device"`
@@ -64,7 +68,7 @@ func (c controlMessage) message() Message {
 	m := Message{
 		From: c.From, UUID: c.UUID, Name: c.Name, Text: c.Text, Kind: c.Kind,
 		Timestamp: c.Timestamp, Target: c.Target, Attachments: c.Attachments,
-		TargetAuthor: c.TargetAuthor, Mentions: c.Mentions, To: c.To, Device: c.Device,
+		TargetAuthor: c.TargetAuthor, Mentions: c.Mentions, Options: c.Options, To: c.To, Device: c.Device,
 	}
 	if signalid.IsUUID(c.From) {
 		m.From, m.UUID = "", c.From

@@ -39,7 +39,7 @@
 //
 // # Control endpoints
 //
-//	POST   /_sim/messages    {"from","uuid","name","group","text","kind","timestamp","target","target_author","mentions","attachments","to","device"} → 202 {"timestamp"}
+//	POST   /_sim/messages    {"from","uuid","name","group","text","kind","timestamp","target","target_author","mentions","options","attachments","to","device"} → 202 {"timestamp"}
 //	POST   /_sim/burst       {"n","text","group","senders"} → 202 {"offered","delivered","dropped_…","first_timestamp","last_timestamp"}
 //	POST   /_sim/frames      the body is offered verbatim as one frame → 202
 //	POST   /_sim/echo        {"last","text","device"}: sync transcripts of recorded sends (Echo) → 202 Outcome
@@ -48,7 +48,8 @@
 //	GET    /_sim/stats       Stats
 //	GET|PUT /_sim/latency    Latency as {"send":"300ms",…}; PUT {"profile":"default"|"zero",…} merges
 //	GET|PUT /_sim/faults     Faults, e.g. {"send":{"kind":"429","next":1}}
-//	GET|PUT /_sim/mode       {"lossless":bool,"send_shape":"object"|"array"}
+//	GET|PUT /_sim/mode       {"lossless":bool,"send_shape":"object"|"array","version","captcha":bool,"captcha_accept"}
+//	GET    /_sim/challenges  the submissions to the rate-limit-challenge endpoint
 //	GET|PUT /_sim/limits     Limits as {"messages":{"size":60,"every":"1s"},"attachments":{…}}; PUT {"profile":"signal"|"off",…} merges
 //
 // # Rate limits
@@ -57,6 +58,8 @@
 // token per recipient from a bucket per (bot account, recipient) pair, each member of a group
 // counting, and one token per attachment from a bucket per account. Recipients over their
 // limit are left out of the send (listed as RATE_LIMIT_FAILURE in the array shape); when all
-// are, or the uploads are over theirs, the answer is the real server's 429 with a fresh
-// challenge token, counted in Stats.RateLimited.
+// are, or the uploads are over theirs, the answer is the real server's 429, counted in
+// Stats.RateLimited, whose challenge_tokens are "" (a plain rate limit asks for no proof; one
+// per refused recipient). Mode.Captcha makes Signal demand proof instead: every send is a 429
+// with a token until POST /v1/accounts/{number}/rate-limit-challenge accepts a captcha.
 package sim

@@ -7,7 +7,8 @@ import (
 )
 
 // Recorded sends come back as sync transcripts with their timestamps, to their group or
-// their one recipient, from the bot's linked device; notify_self is recorded as given.
+// their one recipient, from the bot's linked device; notify_self is recorded as given, and
+// beside it what the REST API made of it (absent is true).
 func TestEchoSent(t *testing.T) {
 	h := start(t, Config{Lossless: true})
 	conn := h.dial("%2B48500000001")
@@ -28,6 +29,9 @@ func TestEchoSent(t *testing.T) {
 	sent := h.sim.Sent()
 	if sent[0].NotifySelf != nil || sent[1].NotifySelf == nil || *sent[1].NotifySelf || sent[2].NotifySelf == nil || !*sent[2].NotifySelf {
 		t.Errorf("recorded notify_self = %v, %v, %v; want nil, false, true", sent[0].NotifySelf, sent[1].NotifySelf, sent[2].NotifySelf)
+	}
+	if !sent[0].NotifiedSelf || sent[1].NotifiedSelf || !sent[2].NotifiedSelf {
+		t.Errorf("notified_self = %v, %v, %v; want true (the REST default), false, true", sent[0].NotifiedSelf, sent[1].NotifiedSelf, sent[2].NotifiedSelf)
 	}
 	r := h.do("POST", "/_sim/echo", `{"last":2,"text":"!pomoc"}`)
 	var out Outcome

@@ -45,7 +45,62 @@ type dataMessage struct {
 	Reaction           *reaction        `json:"reaction,omitempty"`
 	Mentions           []wireMention    `json:"mentions,omitempty"`
 	Attachments        []wireAttachment `json:"attachments,omitempty"`
+	RemoteDelete       *remoteDelete    `json:"remoteDelete,omitempty"`
+	PollCreate         *pollCreate      `json:"pollCreate,omitempty"`
+	PollVote           *pollVote        `json:"pollVote,omitempty"`
+	PollTerminate      *pollTerminate   `json:"pollTerminate,omitempty"`
 	GroupInfo          *groupInfo       `json:"groupInfo,omitempty"`
+	StoryContext       *storyContext    `json:"storyContext,omitempty"`
+	PinMessage         *pinMessage      `json:"pinMessage,omitempty"`
+	UnpinMessage       *targetRef       `json:"unpinMessage,omitempty"`
+	AdminDelete        *targetRef       `json:"adminDelete,omitempty"`
+}
+
+// The members of a data message that is no text, in signal-cli's records' order
+// (JsonRemoteDelete, JsonPollCreate, JsonPollVote, JsonPollTerminate, JsonStoryContext,
+// JsonPinMessage, JsonUnpinMessage, JsonAdminDelete). Author fields follow
+// RecipientAddress: the deprecated one is the number, else the uuid; the number is null
+// when hidden.
+type remoteDelete struct {
+	Timestamp int64 `json:"timestamp"`
+}
+
+type pollCreate struct {
+	Question      string   `json:"question"`
+	AllowMultiple bool     `json:"allowMultiple"`
+	Options       []string `json:"options"`
+}
+
+type pollVote struct {
+	Author              string  `json:"author"`
+	AuthorNumber        *string `json:"authorNumber"`
+	AuthorUUID          string  `json:"authorUuid"`
+	TargetSentTimestamp int64   `json:"targetSentTimestamp"`
+	OptionIndexes       []int   `json:"optionIndexes"`
+	VoteCount           int     `json:"voteCount"`
+}
+
+type pollTerminate struct {
+	TargetSentTimestamp int64 `json:"targetSentTimestamp"`
+}
+
+type storyContext struct {
+	AuthorNumber  *string `json:"authorNumber"`
+	AuthorUUID    string  `json:"authorUuid"`
+	SentTimestamp int64   `json:"sentTimestamp"`
+}
+
+// targetRef is JsonUnpinMessage and JsonAdminDelete: the message acted on.
+type targetRef struct {
+	TargetAuthor        string  `json:"targetAuthor"`
+	TargetAuthorNumber  *string `json:"targetAuthorNumber"`
+	TargetAuthorUUID    string  `json:"targetAuthorUuid"`
+	TargetSentTimestamp int64   `json:"targetSentTimestamp"`
+}
+
+type pinMessage struct {
+	targetRef
+	PinDurationSeconds int64 `json:"pinDurationSeconds"`
 }
 
 type groupInfo struct {
@@ -64,6 +119,7 @@ type wireAttachment struct {
 	Height          *int    `json:"height"`
 	Caption         *string `json:"caption"`
 	UploadTimestamp int64   `json:"uploadTimestamp"`
+	IsVoiceNote     *bool   `json:"isVoiceNote,omitempty"` // newer than signal-cli 0.14.6 only: KindVoiceNote
 }
 
 type reaction struct {

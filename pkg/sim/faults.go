@@ -56,9 +56,12 @@ type Faults struct {
 	Reactions Fault `json:"reactions"`
 	Receipts  Fault `json:"receipts"`
 	Groups    Fault `json:"groups"`
-	// RecipientErrors makes single recipients of a successful /v2/send fail with a reason such
-	// as "UNREGISTERED_FAILURE". The array 201 shape lists them; the object shape hides them,
-	// as the released server does. When every recipient fails the send is a 400.
+	// RecipientErrors makes single recipients of a /v2/send fail, keyed by number (or uuid,
+	// or username), with signal-cli's reason: "RATE_LIMIT_FAILURE", "IDENTITY_FAILURE",
+	// "UNREGISTERED_FAILURE", "NETWORK_FAILURE", "INVALID_PRE_KEY_FAILURE". A group's members
+	// fail alike. The array 201 shape lists them; the object shape hides them, as the
+	// released server does. When every recipient fails, the send fails as signal-cli's
+	// would (writeAllFailed).
 	RecipientErrors map[string]string `json:"recipient_errors,omitempty"`
 }
 

@@ -106,7 +106,9 @@ func (s *Sim) fillBody(env *envelope, m Message, g *Group) error {
 		env.SyncMessage = &syncMessage{SentMessage: s.sentMessage(ts, m, g)}
 	case KindUndecryptable: // the header only: there is no content to put in it
 	default:
-		return fmt.Errorf("unknown message kind %d", int(m.Kind))
+		if !s.fillKind(env, m, g) {
+			return fmt.Errorf("unknown message kind %d", int(m.Kind))
+		}
 	}
 	return nil
 }

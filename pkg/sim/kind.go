@@ -19,34 +19,43 @@ const (
 	// header-only envelope. Text "untrusted" makes it an UntrustedIdentityException (the
 	// sender's safety number changed), else a ProtocolInvalidMessageException (a broken session).
 	KindUndecryptable
+
+	// The data messages that are no texts (signal-cli's JsonDataMessage members). Text goes
+	// into the kind's own text field, where it has one, and message stays null, as Signal
+	// clients send them: the question of a poll (Options its options), the text of a reply to
+	// a story, the caption of a voice note. Target and TargetAuthor name the message a vote,
+	// a pin, a deletion or a poll's end is about, or the story replied to.
+	KindPollCreate    // dataMessage.pollCreate{question, allowMultiple, options}
+	KindPollVote      // dataMessage.pollVote on the poll at Target by TargetAuthor
+	KindPollTerminate // dataMessage.pollTerminate{targetSentTimestamp}
+	KindPin           // dataMessage.pinMessage
+	KindUnpin         // dataMessage.unpinMessage
+	KindAdminDelete   // dataMessage.adminDelete: a group admin deleted someone's message
+	KindRemoteDelete  // dataMessage.remoteDelete{timestamp}: the sender deleted their message
+	KindStoryReply    // dataMessage with text and storyContext: a reply to a story
+	// KindVoiceNote is an audio attachment with isVoiceNote, which signal-cli writes after
+	// 0.14.6; before, a voice note is a KindAttachmentOnly with an audio file.
+	KindVoiceNote
 )
 
 // lastKind is the highest Kind.
-const lastKind = KindUndecryptable
+const lastKind = KindVoiceNote
+
+// kindNames are the kinds' names in control-endpoint JSON, by Kind.
+var kindNames = [...]string{
+	KindText: "text", KindReceipt: "receipt", KindTyping: "typing", KindSync: "sync", KindReaction: "reaction",
+	KindGroupUpdate: "group_update", KindAttachmentOnly: "attachment_only", KindEdit: "edit",
+	KindUndecryptable: "undecryptable", KindPollCreate: "poll_create", KindPollVote: "poll_vote",
+	KindPollTerminate: "poll_terminate", KindPin: "pin", KindUnpin: "unpin", KindAdminDelete: "admin_delete",
+	KindRemoteDelete: "remote_delete", KindStoryReply: "story_reply", KindVoiceNote: "voice_note",
+}
 
 // name returns the kind's name in control-endpoint JSON, or "" for an unknown kind.
 func (k Kind) name() string {
-	switch k {
-	case KindText:
-		return "text"
-	case KindReceipt:
-		return "receipt"
-	case KindTyping:
-		return "typing"
-	case KindSync:
-		return "sync"
-	case KindReaction:
-		return "reaction"
-	case KindGroupUpdate:
-		return "group_update"
-	case KindAttachmentOnly:
-		return "attachment_only"
-	case KindEdit:
-		return "edit"
-	case KindUndecryptable:
-		return "undecryptable"
+	if k < 0 || int(k) >= len(kindNames) {
+		return ""
 	}
-	return ""
+	return kindNames[k]
 }
 
 // String returns the kind's name, such as "text" or "group_update".

@@ -19,13 +19,21 @@ type Mode struct {
 	// Version is what GET /v1/about reports as the REST API's release ("0.100"; "unset"
 	// for a build from source).
 	Version string `json:"version,omitempty"`
+	// Captcha makes Signal demand a captcha: every /v2/send is a 429 with a challenge token
+	// until the rate-limit-challenge endpoint accepts one (SetCaptcha). CaptchaAccept is the
+	// one captcha accepted; "": any.
+	Captcha       bool   `json:"captcha,omitempty"`
+	CaptchaAccept string `json:"captcha_accept,omitempty"`
 }
 
 // Mode returns the current mode.
 func (s *Sim) Mode() Mode {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return Mode{Lossless: s.lossless, SendShape: s.shape, WebhookURL: s.hook.url, Version: s.version}
+	return Mode{
+		Lossless: s.lossless, SendShape: s.shape, WebhookURL: s.hook.url, Version: s.version,
+		Captcha: s.captcha.demand, CaptchaAccept: s.captcha.accept,
+	}
 }
 
 // SetVersion sets what GET /v1/about reports as the REST API's release; "" is Version.
@@ -99,6 +107,7 @@ func (s *Sim) handlePutMode(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.SetVersion(m.Version)
+	s.SetCaptcha(m.Captcha, m.CaptchaAccept)
 	s.mu.Lock()
 	s.lossless, s.shape = m.Lossless, m.SendShape
 	s.mu.Unlock()

@@ -3,7 +3,6 @@ package sim
 import (
 	"encoding/json"
 	"fmt"
-	"strconv"
 	"sync"
 	"time"
 )
@@ -55,7 +54,6 @@ type limiter struct {
 	limits      Limits
 	messages    map[string]level
 	attachments level
-	seq         uint64 // numbers the challenge tokens
 }
 
 // level is a bucket's tokens at a time.
@@ -92,7 +90,7 @@ func (l *limiter) get() Limits {
 // verdict is what the limits make of one send.
 type verdict struct {
 	refused bool     // the whole send fails: signal-cli's rate-limit error, a 429
-	token   string   // the challenge token of a refusal
+	results int      // signal-cli's failed results of a refusal, one "" challenge token each
 	limited []string // recipients that failed while others got the message
 }
 
@@ -105,7 +103,7 @@ func (l *limiter) take(recipients []string, attachments int, now time.Time) verd
 	if b := l.limits.Attachments; b.on() && attachments > 0 {
 		t := refill(b, l.attachments, now)
 		if t < float64(attachments) {
-			return l.refuse()
+			return refuse(1)
 		}
 		l.attachments = level{tokens: t - float64(attachments), at: now}
 	}
@@ -123,16 +121,17 @@ func (l *limiter) take(recipients []string, attachments int, now time.Time) verd
 		l.messages[r] = level{tokens: t - 1, at: now}
 	}
 	if len(recipients) > 0 && len(v.limited) == len(recipients) {
-		return l.refuse()
+		return refuse(len(recipients))
 	}
 	l.forgetFull(b, now)
 	return v
 }
 
-// refuse numbers a new challenge token.
-func (l *limiter) refuse() verdict {
-	l.seq++
-	return verdict{refused: true, token: "sim-challenge-" + strconv.FormatUint(l.seq, 10)}
+// refuse is a send refused by a plain rate limit (Signal's 413 with a retry time, not a
+// demand for proof): signal-cli's results carry no token, so the REST API's 429 lists one ""
+// per result. A captcha demand is SetCaptcha's.
+func refuse(results int) verdict {
+	return verdict{refused: true, results: results}
 }
 
 // forgetFull drops the message buckets that are full again, when there are many.

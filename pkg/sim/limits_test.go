@@ -9,7 +9,8 @@ import (
 	"time"
 )
 
-// rateLimitedAs is the real server's 429 body for account with one challenge token.
+// rateLimitedAs is the real server's 429 body for account with one challenge token ("" for a
+// plain rate limit).
 func rateLimitedAs(account, token string) string {
 	return `{"error":"Failed to send message due to rate limiting. Use the attached challenge tokens to lift the rate limit restrictions via the '/v1/accounts/{number}/rate-limit-challenge' endpoint.","challenge_tokens":["` +
 		token + `"],"account":"` + account + `"}`
@@ -26,7 +27,7 @@ func TestLimitsPerRecipient(t *testing.T) {
 		t.Errorf("4 sends to one recipient with a bucket of 3 = %v; want %v", got, want)
 	}
 	res := h.do(http.MethodPost, "/v2/send", sendBody(DefaultNumber, []string{DefaultSender}, "hi", nil))
-	want := response{status: 429, ctype: "application/json; charset=utf-8", body: rateLimitedAs(DefaultNumber, "sim-challenge-2")}
+	want := response{status: 429, ctype: "application/json; charset=utf-8", body: rateLimitedAs(DefaultNumber, "")}
 	if res != want {
 		t.Errorf("over the limit = %+v; want %+v", res, want)
 	}
@@ -58,8 +59,8 @@ func TestLimitsGroupMembersAreRecipients(t *testing.T) {
 	}
 	// Now every member is over the limit: signal-cli's rate-limit error, a 429.
 	if got := h.do(http.MethodPost, "/v2/send", sendBody(DefaultNumber, group, "again", nil)); got.status != 429 ||
-		!strings.Contains(got.body, `"challenge_tokens":["sim-challenge-1"]`) {
-		t.Errorf("group send with every member over the limit = %+v; want 429 with a challenge token", got)
+		!strings.Contains(got.body, `"challenge_tokens":["",""]`) {
+		t.Errorf("group send with every member over the limit = %+v; want 429 with one empty token per member (no proof asked)", got)
 	}
 	if st := h.sim.Stats(); st.RateLimited != 1 || st.RecipientsLimited != 1 || st.Sends != 2 {
 		t.Errorf("stats = %+v; want 1 rate limited, 1 recipient left out, 2 sends", st)

@@ -17,6 +17,7 @@ type Message struct {
 	// Group is the group's alias, REST id, internal id or name; empty is a direct message.
 	Group string
 	// Text is the message body; for reactions the emoji, for typing "STOPPED" or not, for
+	// the kinds that are no text their own text field (KindPollCreate …), for
 	// receipts "read", "viewed" or not (delivery).
 	Text string
 	Kind Kind
@@ -29,6 +30,8 @@ type Message struct {
 	// TargetAuthor is the author (a number or uuid) of the message a reaction refers to; ""
 	// means the bot.
 	TargetAuthor string
+	// Options are a poll's options (KindPollCreate).
+	Options []string
 	// Mentions are the members (a number or uuid each) that the U+FFFC placeholders of Text
 	// stand for, in order, as Signal clients write an @mention (KindText).
 	Mentions []string

@@ -84,19 +84,22 @@ func (s *Sim) handleSend(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	var failed []recipientError
-	if plan.kind != rcptGroup {
-		failed = recipientErrors(plan, reasons)
-		if len(failed) == len(plan.recipients) {
-			s.stats.faults.Add(1)
-			writeError(w, http.StatusBadRequest, defaultFaultMessage)
-			return
-		}
+	if token, ok := s.captchaDemanded(); ok {
+		s.stats.rateLimited.Add(1)
+		writeRateLimit(w, plan.req.Number, Fault{ChallengeTokens: []string{token}})
+		return
 	}
-	v := s.limiter.take(s.limitedRecipients(plan), len(plan.attachments), time.Now())
+	targets := s.limitedRecipients(plan)
+	failed := recipientErrors(plan.kind, targets, reasons)
+	if len(failed) > 0 && len(failed) == len(targets) {
+		s.stats.faults.Add(1)
+		writeAllFailed(w, plan.req.Number, failed)
+		return
+	}
+	v := s.limiter.take(targets, len(plan.attachments), time.Now())
 	if v.refused {
 		s.stats.rateLimited.Add(1)
-		writeRateLimit(w, plan.req.Number, Fault{ChallengeTokens: []string{v.token}})
+		writeRateLimit(w, plan.req.Number, Fault{ChallengeTokens: make([]string, v.results)})
 		return
 	}
 	s.stats.recipientsLimited.Add(int64(len(v.limited)))
@@ -176,15 +179,16 @@ func checkMention(m mention) *apiError {
 	return nil
 }
 
-// recipientErrors lists the recipients that the RecipientErrors knob makes fail.
-func recipientErrors(p *sendPlan, reasons map[string]string) []recipientError {
+// recipientErrors lists the recipients (a send's own, or a group's members) that the
+// RecipientErrors knob makes fail.
+func recipientErrors(kind recipientKind, targets []string, reasons map[string]string) []recipientError {
 	var out []recipientError
-	for _, rc := range p.recipients {
+	for _, rc := range targets {
 		reason, ok := reasons[rc]
 		if !ok {
 			continue
 		}
-		if p.kind == rcptUsername {
+		if kind == rcptUsername {
 			out = append(out, recipientError{Username: rc, Reason: reason})
 			continue
 		}
@@ -192,6 +196,36 @@ func recipientErrors(p *sendPlan, reasons map[string]string) []recipientError {
 	}
 	return out
 }
+
+// writeAllFailed answers a send that no recipient got, as signal-cli's SendMessageResultUtils
+// decides and the REST API words it: only changed safety numbers are error -4, a 400 with
+// the REST API's own text; only rate limits are error -5, a 429 whose challenge_tokens hold
+// one "" per recipient (a plain rate limit has no token); anything else is a 400
+// "Failed to send message".
+func writeAllFailed(w http.ResponseWriter, account string, failed []recipientError) {
+	all := func(reason string) bool {
+		for _, f := range failed {
+			if f.Reason != reason {
+				return false
+			}
+		}
+		return true
+	}
+	switch {
+	case all(identityFailure):
+		writeError(w, http.StatusBadRequest, untrustedKeysMessage)
+	case all(rateLimitFailure):
+		writeRateLimit(w, account, Fault{ChallengeTokens: make([]string, len(failed))})
+	default:
+		writeError(w, http.StatusBadRequest, defaultFaultMessage)
+	}
+}
+
+// identityFailure is signal-cli's reason for a recipient whose safety number changed.
+const identityFailure = "IDENTITY_FAILURE"
+
+// untrustedKeysMessage is the REST API's text for signal-cli's error -4.
+const untrustedKeysMessage = "Unable to complete request due to untrusted recipient keys"
 
 // rateLimitFailure is signal-cli's reason for a recipient refused by the message limit.
 const rateLimitFailure = "RATE_LIMIT_FAILURE"
@@ -246,7 +280,7 @@ func (s *Sim) sentOf(p *sendPlan, ts int64) Sent {
 	if q.EditTimestamp != nil {
 		x.EditTimestamp = *q.EditTimestamp
 	}
-	x.NotifySelf = q.NotifySelf
+	x.NotifySelf, x.NotifiedSelf = q.NotifySelf, q.NotifySelf == nil || *q.NotifySelf
 	for _, a := range p.attachments {
 		mt, w, h := sniff(a.data)
 		sum := sha256.Sum256(a.data)

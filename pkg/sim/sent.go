@@ -18,9 +18,13 @@ type Sent struct {
 	QuoteMessage   string           `json:"quote_message,omitempty"`   // its text as the request gave it, with QuoteTimestamp only
 	QuoteMentions  []SentMention    `json:"quote_mentions,omitempty"`  // the mentions in QuoteMessage, with QuoteTimestamp only
 	EditTimestamp  int64            `json:"edit_timestamp,omitempty"`
-	NotifySelf     *bool            `json:"notify_self,omitempty"` // as requested; nil: not given (the REST API then assumes true)
-	Timestamp      int64            `json:"timestamp"`             // the timestamp of the 201 answer
-	At             time.Time        `json:"at"`                    // when the simulator answered
+	NotifySelf     *bool            `json:"notify_self,omitempty"` // as requested; nil: not given
+	// NotifiedSelf is what the REST API made of notify_self: true when it was absent (its
+	// default, "for backwards compatibility") or true, and signal-cli then sent with
+	// --notify-self, so the account's own devices got the message as a notifying one.
+	NotifiedSelf bool      `json:"notified_self"`
+	Timestamp    int64     `json:"timestamp"` // the timestamp of the 201 answer
+	At           time.Time `json:"at"`        // when the simulator answered
 }
 
 // SentMention is one of a send's quote_mentions: the placeholder (U+FFFC) at

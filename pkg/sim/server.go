@@ -29,6 +29,7 @@ func (s *Sim) routes() *http.ServeMux {
 	m.HandleFunc("POST /v1/reactions/{number}", s.handleReaction)
 	m.HandleFunc("DELETE /v1/reactions/{number}", s.handleReaction)
 	m.HandleFunc("POST /v1/receipts/{number}", s.handleReceipt)
+	m.HandleFunc("POST /v1/accounts/{number}/rate-limit-challenge", s.handleChallenge)
 	m.HandleFunc("GET /v1/attachments", s.handleAttachmentList)
 	m.HandleFunc("GET /v1/attachments/{id}", s.handleAttachment)
 	m.HandleFunc("DELETE /v1/attachments/{id}", s.handleAttachmentDelete)

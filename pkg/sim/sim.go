@@ -73,6 +73,7 @@ type Sim struct {
 	sentChanged chan struct{}
 	typings     []Typing
 	reactions   []Reaction
+	captcha     captchaState
 	files       map[string][]byte
 	srv         *http.Server
 	serveDone   chan struct{}
