@@ -17,6 +17,7 @@ import (
 	"signal-bot/pkg/commands"
 	"signal-bot/pkg/httpapi"
 	"signal-bot/pkg/journal"
+	"signal-bot/pkg/owncmds"
 	"signal-bot/pkg/pictures"
 	"signal-bot/pkg/pipeline"
 	"signal-bot/pkg/schedule"
@@ -102,6 +103,8 @@ type Config struct {
 	Journal   journal.Config
 	Schedule  schedule.Config
 	Log       Log
+	// OwnCommands is COMMANDS_FILE and, read by Load, its commands.
+	OwnCommands owncmds.Config
 
 	// HTTPLimits hardens the listener of Server's endpoints.
 	HTTPLimits httpapi.Limits
@@ -118,7 +121,25 @@ func Load(ctx context.Context, l envconfig.Lookuper) (Config, error) {
 	if err := envconfig.ProcessWith(ctx, &envconfig.Config{Target: &c, Lookuper: l}); err != nil {
 		return Config{}, fmt.Errorf("configuration: %s", nameVariable(err.Error()))
 	}
-	return c, c.Validate()
+	return c, errors.Join(c.Validate(), prefixed(c.OwnCommands.Read(c.ownChecks(l))))
+}
+
+// ownChecks are what COMMANDS_FILE is checked against: the built-in
+// commands' names, scopes naming SIGNAL_GROUPS' aliases, the variables its
+// secret_env names.
+func (c Config) ownChecks(l envconfig.Lookuper) owncmds.Checks {
+	aliases := make(map[string]string, len(c.Commands.Groups))
+	for alias, ref := range c.Commands.Groups {
+		aliases[alias] = ref // a scope names the alias; a bad ref is SIGNAL_GROUPS' problem, checked at start
+	}
+	return owncmds.Checks{
+		Reserved: commands.BuiltinNames(),
+		Scope: func(spec string) error {
+			_, err := commands.ParseScope(spec, aliases)
+			return err
+		},
+		Lookup: l.Lookup,
+	}
 }
 
 // Validate runs the Validate of every concern, once: the constructors the
