@@ -32,7 +32,7 @@ func startPictures(ctx context.Context, cfg config.Config, t transports, tp trac
 		return nil, nil, err
 	}
 	fetchers := map[string]pictures.Fetcher{"cat": cat, "kot": upstream.NewCommons(hc, cfg.Upstreams.Commons())}
-	srcs, stop := pictures.Start(ctx, cfg.Pictures, cfg.Upstreams.Timeout, fetchers, tp, log, panicked)
+	srcs, stop := pictures.Start(ctx, cfg.Pictures, pictures.NewBudget(cfg.Pictures.DecodeBudget), cfg.Upstreams.Timeout, fetchers, tp, log, panicked)
 	return srcs, stop, nil
 }
 
