@@ -109,12 +109,17 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 	// else Run checks them once it serves: a webhook POST queued on the socket
 	// holds the REST API's read loop, which carries the answer to this call,
 	// until this process accepts it.
-	pics, done, err := startPictures(ctx, cfg, t, p.tp, a.log, a.panicked)
+	pics, prep, done, err := startPictures(ctx, cfg, t, p.tp, a.log, a.panicked)
 	if err != nil {
 		return nil, err
 	}
 	a.closers = append(a.closers, done)
-	p.api, p.pictures, p.commands, p.version, p.up = a.api, pics, o.Commands, o.Version, a.connected
+	mine, done, err := ownCommands(cfg, ownParts{tp: p.tp, base: t.base, pictures: prep, key: p.state.hookKey, metrics: p.metrics, groups: a.groups})
+	if err != nil {
+		return nil, err
+	}
+	a.closers = append(a.closers, done)
+	p.api, p.pictures, p.commands, p.version, p.up = a.api, pics, append(mine, o.Commands...), o.Version, a.connected
 	var reg *commands.Registry
 	if a.bot, a.intake, reg, err = newBot(cfg, p); err != nil {
 		return nil, err
