@@ -104,12 +104,13 @@ func LoadChatTexts(st *store.Store, reg *commands.Registry, lang string, log *sl
 
 // command is the text command name answering text.
 func (c *ChatTexts) command(name, text string) *commands.Command {
-	return commands.Own{Name: name, Summary: map[string]string{"pl": summaryOf(text)}, Cooldown: DefaultCooldown,
+	return commands.Own{Name: name, Summary: map[string]string{"pl": SummaryOf(text)}, Cooldown: DefaultCooldown,
 		Scope: commands.Everywhere, Origin: commands.OriginChat}.Command(c.lang, commands.Answer(text))
 }
 
-// summaryOf is a text command's !pomoc line: the start of its text.
-func summaryOf(text string) string {
+// SummaryOf is a text command's !pomoc line: the start of its text, its
+// first line, at most 40 runes.
+func SummaryOf(text string) string {
 	line, _, cut := strings.Cut(strings.TrimSpace(text), "\n")
 	if utf8.RuneCountInString(line) > 40 {
 		line, cut = string([]rune(line)[:40]), true

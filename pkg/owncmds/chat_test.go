@@ -233,8 +233,8 @@ func TestSummaryOf(t *testing.T) {
 		"dwie\nlinie":           "dwie…",
 		strings.Repeat("ż", 50): strings.Repeat("ż", 40) + "…",
 	} {
-		if got := summaryOf(text); got != want {
-			t.Errorf("summaryOf(%q) = %q; want %q", text, got, want)
+		if got := SummaryOf(text); got != want {
+			t.Errorf("SummaryOf(%q) = %q; want %q", text, got, want)
 		}
 	}
 }
