@@ -15,6 +15,7 @@ import (
 	"signal-bot/pkg/commands"
 	"signal-bot/pkg/config"
 	"signal-bot/pkg/journal"
+	"signal-bot/pkg/owncmds"
 	"signal-bot/pkg/schedule"
 	"signal-bot/pkg/signalapi"
 	"signal-bot/pkg/telemetry"
@@ -120,15 +121,26 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 	}
 	a.closers = append(a.closers, done)
 	p.api, p.pictures, p.commands, p.version, p.up = a.api, pics, append(mine, o.Commands...), o.Version, a.connected
+	if p.changes, err = loadChanges(p.state.store, p.safety.groups, a.log); err != nil {
+		return nil, err
+	}
 	var reg *commands.Registry
 	if a.bot, a.intake, reg, err = newBot(cfg, p); err != nil {
 		return nil, err
 	}
-	a.bot.LearnSelf(listed)
-	g.intake, g.api, g.pictures, g.gate = a.intake, a.api, pics, p.safety.gate
-	if a.sched, err = newScheduler(cfg, o.Clock, p, reg, a.bot, a.intake); err != nil {
+	if p.texts, err = owncmds.LoadChatTexts(p.state.store, reg, cfg.Commands.ReplyLang, a.log); err != nil {
 		return nil, err
 	}
+	a.bot.LearnSelf(listed)
+	g.intake, g.api, g.pictures, g.gate = a.intake, a.api, pics, p.safety.gate
+	if a.sched, err = newScheduler(cfg, o.Clock, p, reg, a.intake); err != nil {
+		return nil, err
+	}
+	console, err := newConsole(cfg, p, reg, a.intake, a.sched)
+	if err != nil {
+		return nil, err
+	}
+	a.bot.SetConsole(console)
 	if err := a.serve(addr, passed, p, t, own, reg, o.Sandbox); err != nil {
 		return nil, err
 	}

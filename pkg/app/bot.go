@@ -9,10 +9,12 @@ import (
 
 	"go.opentelemetry.io/otel/trace"
 
+	"signal-bot/pkg/admin"
 	"signal-bot/pkg/bot"
 	"signal-bot/pkg/commands"
 	"signal-bot/pkg/config"
 	"signal-bot/pkg/metrics"
+	"signal-bot/pkg/owncmds"
 	"signal-bot/pkg/signalapi"
 )
 
@@ -26,9 +28,11 @@ type botParts struct {
 	safety   safety
 	pictures map[string]commands.PictureSource
 	base     http.RoundTripper   // under the typing client
-	commands []*commands.Command // Options.Commands: tests only
+	commands []*commands.Command // COMMANDS_FILE's, then Options.Commands (tests only)
 	version  string              // for !bot status
 	up       func() bool         // connected to the REST API, for !bot status
+	changes  *admin.Changes      // what admins changed in chat (loadChanges)
+	texts    *owncmds.ChatTexts  // the text commands admins made in chat, once the registry is built
 }
 
 // reactor is what sends the bot's reactions, nil with REACTIONS=off: the
@@ -44,19 +48,11 @@ func reactor(cfg config.Config, api *signalapi.Client) bot.Reactor {
 // and the typing client (typer), and the intake in front of it; it has the
 // metrics observe the health figures. Nothing in it needs closing.
 func newBot(cfg config.Config, p botParts) (*bot.Bot, *bot.Intake, *commands.Registry, error) {
-	changes, err := bot.LoadChanges(p.state.store, p.safety.groups.Aliases(), p.log)
-	if err != nil {
-		return nil, nil, nil, err
-	}
 	overrides := bot.NewOverrides()
-	settings := bot.NewSettings(overrides, changes) // what !pomoc and !ja show: what the bot's dispatch checks
+	settings := bot.NewSettings(overrides, p.changes) // what !pomoc and !ja show: what the bot's dispatch checks
 	reg, err := buildRegistry(cfg, p.safety.groups, settings, p.state.store, p.pictures, p.commands...)
 	if err != nil {
 		return nil, nil, nil, err
-	}
-	admins, err := bot.ParseAdmins(cfg.Bot.Admins) // checked by config.Load: no error here
-	if err != nil {
-		return nil, nil, nil, fmt.Errorf("configuration: %w", err)
 	}
 	own, err := bot.LoadOwnSends(p.state.store, time.Now())
 	if err != nil {
@@ -64,7 +60,7 @@ func newBot(cfg config.Config, p botParts) (*bot.Bot, *bot.Intake, *commands.Reg
 	}
 	b := bot.New(bot.Deps{
 		API: p.api, Registry: reg, Store: p.state.store, Overrides: overrides, Groups: p.safety.groups, Tracer: p.tp, Log: p.log,
-		Changes: changes, Admins: admins, Status: bot.StatusInfo{Version: p.version, Started: time.Now(), ReceiveMode: cfg.Signal.ReceiveMode, Connected: p.up},
+		Changes: p.changes,
 		HashKey: p.state.hashKey, Recorder: p.metrics,
 		Gate: p.safety.gate, Audience: p.safety.audience, QuietWindow: cfg.Bot.QuietWindow,
 		QuoteReplies: bot.QuoteModeOf(cfg.Bot.QuoteReplies), Texts: commands.TextsFor(cfg.Commands.ReplyLang),

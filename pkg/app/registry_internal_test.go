@@ -12,6 +12,7 @@ import (
 
 	"github.com/sethvargo/go-envconfig"
 
+	"signal-bot/pkg/admin"
 	"signal-bot/pkg/bot"
 	"signal-bot/pkg/commands"
 	"signal-bot/pkg/config"
@@ -160,7 +161,7 @@ func TestReadmeAdminTable(t *testing.T) {
 	for _, m := range regexp.MustCompile("(?m)^\\| `!bot [a-z]+[^|]*`, `!bot ([a-z]+)").FindAllStringSubmatch(section, -1) {
 		listed[m[1]] = true
 	}
-	subs := bot.AdminSubcommands()
+	subs := admin.Verbs()
 	for _, sub := range subs {
 		if !listed[sub] {
 			t.Errorf("README's admin table has no row for !bot %s", sub)

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"signal-bot/pkg/admin"
 	"signal-bot/pkg/bot"
 	"signal-bot/pkg/commands"
 	"signal-bot/pkg/config"
@@ -16,9 +17,9 @@ import (
 // newScheduler builds the scheduled posts of SCHEDULE (or of the plan an
 // admin set in chat, kept in the state file) over the intake: each slot's
 // chat must be a SIGNAL_GROUPS alias and its command one of reg's, checked
-// here once, naming SCHEDULE. It becomes b's planner (!bot status, !bot
-// plan). Nothing in it needs closing; Run runs it.
-func newScheduler(cfg config.Config, clock schedule.Clock, p botParts, reg *commands.Registry, b *bot.Bot, intake *bot.Intake) (*schedule.Scheduler, error) {
+// here once, naming SCHEDULE. The admins' console reads it as its planner
+// (!bot status, !bot plan; newConsole). Nothing in it needs closing; Run runs it.
+func newScheduler(cfg config.Config, clock schedule.Clock, p botParts, reg *commands.Registry, intake *bot.Intake) (*schedule.Scheduler, error) {
 	groups := p.safety.groups
 	s, err := schedule.New(cfg.Schedule, schedule.Deps{
 		Store: p.state.store, Clock: clock, Count: p.metrics.ScheduledPost, Log: p.log,
@@ -32,7 +33,6 @@ func newScheduler(cfg config.Config, clock schedule.Clock, p botParts, reg *comm
 	if err != nil {
 		return nil, err
 	}
-	b.SetPlanner(planner{s})
 	if next := s.Next(); len(next) > 0 {
 		at := make([]string, len(next))
 		for i, d := range next {
@@ -64,14 +64,14 @@ func checkSlot(sl schedule.Slot, groups bot.Groups, reg *commands.Registry) (sch
 	return sl, nil
 }
 
-// planner is the scheduler as the admin commands read it (bot.Planner).
+// planner is the scheduler as the admins' console reads it (admin.Planner).
 type planner struct{ s *schedule.Scheduler }
 
-func (p planner) Next() []bot.NextPost {
+func (p planner) Next() []admin.NextPost {
 	next := p.s.Next()
-	out := make([]bot.NextPost, len(next))
+	out := make([]admin.NextPost, len(next))
 	for i, d := range next {
-		out[i] = bot.NextPost{Slot: d.Slot.String(), At: d.At.In(p.s.Location())}
+		out[i] = admin.NextPost{Slot: d.Slot.String(), At: d.At.In(p.s.Location())}
 	}
 	return out
 }

@@ -7,7 +7,8 @@
 // dispatch) checks ANSWER_IN and drops a duplicate, resolves and scopes the
 // command and records the use under its cooldown; handle (span handler)
 // runs the command and sends the reply, waiting for the outbound budget
-// without a slot (span send.wait).
+// without a slot (span send.wait). An admin's !bot is handed to the
+// Console (package admin, above this one) before any of that.
 package bot
 
 import (
@@ -83,10 +84,9 @@ type Deps struct {
 	QuietWindow  time.Duration  // a refusal goes once per sender and command per max(cooldown, this)
 	ChallengeURL string         // the REST API's rate-limit-challenge URL for this account, for the log
 
-	// The admins' !bot (admin.go).
-	Changes *Changes   // what admins changed in chat, over the registry's defaults; nil: none, kept nowhere
-	Admins  Admins     // who may use !bot (ADMINS); the zero Admins: nobody
-	Status  StatusInfo // what !bot status reports that the bot does not know itself
+	// Changes are what admins changed in chat (!bot, package admin), over
+	// the registry's defaults; nil: none.
+	Changes ChatChanges
 }
 
 // Recorder counts failures for /metrics.
@@ -123,16 +123,13 @@ type Bot struct {
 	// settings are the cooldowns and scopes in force: the registry's
 	// defaults, d.Changes over them, d.Overrides over both.
 	settings *Settings
-	// intake is the bot's intake, set once by NewIntake before any frame
-	// runs: its queue, journal and last frame for !bot status.
-	intake *Intake
-	sends  sendHealth
+	sends    sendHealth
 	// elsewhereLog logs commands from outside ANSWER_IN once a minute.
 	elsewhereLog outbound.LogEvery
 	typing       sync.WaitGroup // typing indicators still being shown or cleared
 	self         self           // the bot's number and uuid, as mentions name it
 	pictures     *pictureSends  // the last picture sends, for 🔁
-	planner      Planner        // the scheduled posts, set once before Run (SetPlanner); nil: none
+	console      Console        // the admins' !bot, set once before Run (SetConsole); nil: no admin is answered
 }
 
 // New returns a Bot of d.
@@ -166,9 +163,6 @@ func New(d Deps) *Bot {
 
 // Overrides is the bot's override set.
 func (b *Bot) Overrides() *Overrides { return b.settings.overrides }
-
-// Changes are the changes admins made in chat.
-func (b *Bot) Changes() *Changes { return b.settings.changes }
 
 // Registry returns the commands.
 func (b *Bot) Registry() *commands.Registry { return b.d.Registry }

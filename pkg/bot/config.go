@@ -18,7 +18,6 @@ type Config struct {
 	TypingRefresh  time.Duration `env:"TYPING_REFRESH, default=10s" help:"while a picture reply is prepared and sent, the typing indicator is shown again this often (Signal clients drop it after about 15 s); under 15s"`
 	Reactions      string        `env:"REACTIONS, default=on" help:"on: a refused repeat inside a cooldown gets a ⏳ reaction instead of a text, and a 🔁 reaction on one of the bot's pictures asks for another; off: neither"`
 	RepeatWindow   time.Duration `env:"REPEAT_WINDOW, default=10m" help:"how long after a picture a 🔁 reaction on it asks for another (REACTIONS=on)"`
-	Admins         []string      `env:"ADMINS" help:"who may use !bot in a direct chat with the bot: numbers (+48123456789) or uuids, comma-separated, each optionally alias= (the log names an admin by alias, else by a hash)"`
 	OwnerCommands  string        `env:"OWNER_COMMANDS, default=on" help:"on: commands the account's owner types on their phone (or another linked device) in a configured group or in Note-to-Self are answered like a member's; off: the account's own messages are never answered"`
 }
 
@@ -62,9 +61,6 @@ func (c Config) Validate() error {
 	}
 	if c.RepeatWindow <= 0 {
 		errs = append(errs, fmt.Errorf("REPEAT_WINDOW must be positive, got %s", c.RepeatWindow))
-	}
-	if _, err := ParseAdmins(c.Admins); err != nil {
-		errs = append(errs, err)
 	}
 	if o := c.OwnerCommands; o != "on" && o != "off" {
 		errs = append(errs, fmt.Errorf("OWNER_COMMANDS must be on or off, got %q", o))

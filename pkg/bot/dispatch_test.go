@@ -444,8 +444,8 @@ func newHarness(t *testing.T, setup func(t *testing.T, d *Deps)) *harness {
 		api: &fakeSender{}, rec: &countingRecorder{}, spans: spans, tp: tp, store: st,
 		clock: &clock{t: time.Unix(testStartUnix, 0)}, logs: &syncBuffer{}, ts: 1_000, onStart: hook,
 	}
-	overrides, changes := NewOverrides(), NewChanges(nil, map[string]string{"rodzina": rodzina})
-	settings := NewSettings(overrides, changes)
+	overrides := NewOverrides()
+	settings := NewSettings(overrides, nil)
 	picture := commands.Picture{DataURI: signalapi.DataURI("image/png", "kot.png", []byte("png")), MIME: "image/png", Filename: "kot.png", Bytes: 3, Width: 1, Height: 1}
 	// The tests use !pomoc and !ja back to back: without their default
 	// cooldowns, as COOLDOWNS=pomoc=0s,ja=0s sets them.
@@ -482,7 +482,7 @@ func newHarness(t *testing.T, setup func(t *testing.T, d *Deps)) *harness {
 	d.API, d.Registry, d.Overrides, d.Store, d.Tracer, d.Recorder, d.Now = h.api, reg, overrides, st, tp, h.rec, h.clock.now
 	d.Log = slog.New(slog.NewTextHandler(h.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	d.Groups = NewGroups(map[string]string{"rodzina": rodzina}, nil)
-	d.HashKey, d.Changes = []byte("test key"), changes
+	d.HashKey = []byte("test key")
 	// Typing stays nil: the indicator has its own test (typing_test.go).
 	d.QuietWindow = testQuietMin
 	if setup != nil {

@@ -58,7 +58,6 @@ type frame struct {
 func NewIntake(b *Bot, j *journal.Journal, cfg pipeline.Config) *Intake {
 	in := &Intake{bot: b, journal: j, pipe: pipeline.New[*frame](cfg), tracer: b.tracer, log: b.d.Log, depth: cfg.QueueDepth,
 		heard: heard{since: b.d.Now()}}
-	b.intake = in
 	return in
 }
 
@@ -254,3 +253,12 @@ func (in *Intake) Heard() Heard { return in.heard.get() }
 
 // Stats reports the scheduler's queue and slots now.
 func (in *Intake) Stats() pipeline.Stats { return in.pipe.Stats() }
+
+// JournalStats reports the journal of accepted frames, and false when there
+// is none (JOURNAL_MAX_FRAMES=0).
+func (in *Intake) JournalStats() (journal.Stats, bool) {
+	if in.journal == nil {
+		return journal.Stats{}, false
+	}
+	return in.journal.Stats(), true
+}

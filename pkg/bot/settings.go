@@ -9,23 +9,23 @@ import (
 // Settings are the commands' cooldowns and scopes in force, in three layers:
 // each command's default as the environment set it (its Cooldown and Scope:
 // COOLDOWNS and SCOPES merged over the command's own), a change an admin made
-// in chat over it (Changes), and a test override (/_override) over both. It
+// in chat over it (ChatChanges, package admin), and a test override (/_override) over both. It
 // is commands.Settings: what !pomoc and !ja show, and what dispatch checks.
 type Settings struct {
 	overrides *Overrides
-	changes   *Changes
+	changes   ChatChanges
 }
 
 var _ commands.Settings = (*Settings)(nil)
 
 // NewSettings layers o and c over the commands' defaults; nil ones are
 // empty.
-func NewSettings(o *Overrides, c *Changes) *Settings {
+func NewSettings(o *Overrides, c ChatChanges) *Settings {
 	if o == nil {
 		o = NewOverrides()
 	}
 	if c == nil {
-		c = NewChanges(nil, nil)
+		c = noChanges{}
 	}
 	return &Settings{overrides: o, changes: c}
 }

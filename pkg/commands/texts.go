@@ -21,64 +21,9 @@ const (
 	KeyCooldown       Key = "cooldown"        // %[1]s: the wait (Seconds), %[2]s: the command
 )
 
-// The admin's texts (!bot, pkg/bot/admin.go): its usage, one line per
-// subcommand (KeyBotUsage + "." + the subcommand), its answers, and the
-// lines of !bot status.
-const (
-	KeyBotUsage         Key = "bot.usage"          // the header of the usage
-	KeyBotUsageStatus   Key = "bot.usage.status"   //
-	KeyBotUsageCooldown Key = "bot.usage.cooldown" //
-	KeyBotUsageScope    Key = "bot.usage.scope"    //
-	KeyBotUsageOff      Key = "bot.usage.off"      //
-	KeyBotUsageOn       Key = "bot.usage.on"       //
-	KeyBotUsagePauza    Key = "bot.usage.pauza"    //
-	KeyBotUsageReset    Key = "bot.usage.reset"    //
-	KeyBotUsagePlan     Key = "bot.usage.plan"     //
-	KeyBotPlan          Key = "bot.plan"           // %[1]s: the plan or KeyStatusNone, %[2]s: KeyBotPlanChat or KeyBotPlanEnv
-	KeyBotPlanChat      Key = "bot.plan_chat"      //
-	KeyBotPlanEnv       Key = "bot.plan_env"       //
-	KeyBotPlanSet       Key = "bot.plan_set"       // %[1]s: the plan or KeyStatusNone
-	KeyBotBadPlan       Key = "bot.bad_plan"       // %[1]s: why
-	KeyBotPlanOff       Key = "bot.plan_off"       // no scheduler in this bot
-	KeyBotNoCommand     Key = "bot.no_command"     // %[1]s: the name given
-	KeyBotBadDuration   Key = "bot.bad_duration"   // %[1]s: the text given, %[2]s: the longest allowed
-	KeyBotBadScope      Key = "bot.bad_scope"      // %[1]s: why
-	KeyBotCooldown      Key = "bot.cooldown"       // %[1]s: the command, %[2]s: the cooldown, %[3]s: the environment's
-	KeyBotScope         Key = "bot.scope"          // %[1]s: the command, %[2]s: the scope
-	KeyBotOff           Key = "bot.off"            // %[1]s: the command
-	KeyBotOn            Key = "bot.on"             // %[1]s: the command
-	KeyBotPaused        Key = "bot.paused"         // %[1]s: until when
-	KeyBotUnpaused      Key = "bot.unpaused"       //
-	KeyBotReset         Key = "bot.reset"          //
-	KeyStatusVersion    Key = "status.version"     // %[1]s: the version, %[2]s: the uptime
-	KeyStatusReceive    Key = "status.receive"     // %[1]s: the mode, %[2]s: KeyStatusUp or KeyStatusDown, %[3]s: the last frame's age or KeyStatusNever
-	KeyStatusUp         Key = "status.up"          //
-	KeyStatusDown       Key = "status.down"        //
-	KeyStatusNever      Key = "status.never"       //
-	KeyStatusAgo        Key = "status.ago"         // %[1]s: a duration
-	KeyStatusQueue      Key = "status.queue"       // %[1]d/%[2]d queued, %[3]d/%[4]d running, %[5]d dropped
-	KeyStatusBudget     Key = "status.budget"      // %[1]d: the burst, %[2]s: its period, %[3]s: "alias tokens, …"
-	KeyStatusBudgetOff  Key = "status.budget_off"  //
-	KeyStatus429        Key = "status.429"         // %[1]s: the last 429's time or KeyStatusNever
-	KeyStatusSendPause  Key = "status.send_pause"  // %[1]s: until when
-	KeyStatusPause      Key = "status.pause"       // %[1]s: until when (!bot pauza)
-	KeyStatusJournal    Key = "status.journal"     // %[1]d pending, %[2]d replayed at start
-	KeyStatusJournalOff Key = "status.journal_off" //
-	KeyStatusChanges    Key = "status.changes"     // %[1]s: the chat's changes, or KeyStatusNone
-	KeyStatusNone       Key = "status.none"        //
-	KeyStatusSchedule   Key = "status.schedule"    // %[1]s: "slot time, …" or KeyStatusNone
-)
-
 // Keys lists every key, for the completeness test and REPLY_LANG's checks.
 func Keys() []Key {
-	return []Key{KeyUpstreamFailed, KeyInternal, KeyUnknown, KeyNotHere, KeyCooldown,
-		KeyBotUsage, KeyBotUsageStatus, KeyBotUsageCooldown, KeyBotUsageScope, KeyBotUsageOff, KeyBotUsageOn,
-		KeyBotUsagePauza, KeyBotUsageReset, KeyBotNoCommand, KeyBotBadDuration, KeyBotBadScope, KeyBotCooldown,
-		KeyBotScope, KeyBotOff, KeyBotOn, KeyBotPaused, KeyBotUnpaused, KeyBotReset,
-		KeyBotUsagePlan, KeyBotPlan, KeyBotPlanChat, KeyBotPlanEnv, KeyBotPlanSet, KeyBotBadPlan, KeyBotPlanOff,
-		KeyStatusVersion, KeyStatusReceive, KeyStatusUp, KeyStatusDown, KeyStatusNever, KeyStatusAgo,
-		KeyStatusQueue, KeyStatusBudget, KeyStatusBudgetOff, KeyStatus429, KeyStatusSendPause, KeyStatusPause,
-		KeyStatusJournal, KeyStatusJournalOff, KeyStatusChanges, KeyStatusNone, KeyStatusSchedule}
+	return []Key{KeyUpstreamFailed, KeyInternal, KeyUnknown, KeyNotHere, KeyCooldown}
 }
 
 // Languages lists REPLY_LANG's values; the first is the default.
@@ -125,10 +70,6 @@ func (t Texts) Text(k Key) string {
 }
 
 func (t Texts) format(k Key, args ...any) string { return fmt.Sprintf(t.Text(k), args...) }
-
-// Format is key's text with args, for the texts other packages say (the
-// admin's !bot, in package bot).
-func (t Texts) Format(k Key, args ...any) string { return t.format(k, args...) }
 
 // UpstreamFailed is the apology for a picture that could not be fetched.
 func (t Texts) UpstreamFailed() string { return t.Text(KeyUpstreamFailed) }

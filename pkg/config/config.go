@@ -13,6 +13,7 @@ import (
 
 	"github.com/sethvargo/go-envconfig"
 
+	"signal-bot/pkg/admin"
 	"signal-bot/pkg/bot"
 	"signal-bot/pkg/commands"
 	"signal-bot/pkg/httpapi"
@@ -100,6 +101,7 @@ type Config struct {
 	State     store.Config
 	Safety    Safety
 	Bot       bot.Config
+	Admin     admin.Config
 	Journal   journal.Config
 	Schedule  schedule.Config
 	Log       Log
@@ -148,7 +150,7 @@ func (c Config) Validate() error {
 	return prefixed(
 		c.Signal.Validate(), c.Pipeline.Validate(), c.Commands.Validate(), c.Upstreams.Validate(),
 		c.Pictures.Validate(), c.Server.Validate(), c.State.Validate(), c.Safety.Validate(), c.Bot.Validate(),
-		c.Journal.Validate(), c.Schedule.Validate(), c.HTTPLimits.Validate(), c.Log.Validate(),
+		c.Admin.Validate(), c.Journal.Validate(), c.Schedule.Validate(), c.HTTPLimits.Validate(), c.Log.Validate(),
 	)
 }
 

@@ -132,8 +132,8 @@ func TestLoad(t *testing.T) {
 		{name: "an admin listed twice", env: map[string]string{"ADMINS": "+48123456789,ala=+48123456789"}, wantErr: "ADMINS"},
 		{name: "admins by number and uuid", env: map[string]string{"ADMINS": "ala=+48123456789, 5e1c2a3b-0000-4000-8000-00000000000a"},
 			check: func(t *testing.T, c Config) {
-				if len(c.Bot.Admins) != 2 {
-					t.Errorf("ADMINS = %q; want two", c.Bot.Admins)
+				if len(c.Admin.Admins) != 2 {
+					t.Errorf("ADMINS = %q; want two", c.Admin.Admins)
 				}
 			}},
 		{name: "owner commands neither on nor off", env: map[string]string{"OWNER_COMMANDS": "yes"}, wantErr: "OWNER_COMMANDS"},

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"time"
 
+	"signal-bot/pkg/admin"
 	"signal-bot/pkg/bot"
 	"signal-bot/pkg/journal"
 	"signal-bot/pkg/signalapi"
@@ -29,7 +30,7 @@ type Health struct {
 	// Changes are what admins changed in chat (!bot) over the environment's
 	// defaults, until !bot reset: cooldowns, scopes (by group alias),
 	// commands switched off, a pause.
-	Changes bot.ChangeSet `json:"changes"`
+	Changes admin.ChangeSet `json:"changes"`
 	// State is the state file's writer: uses not yet on disk, commits, failures.
 	State *store.WriterStats `json:"state,omitempty"`
 	// Journal is the journal of accepted frames: pending, replayed at start,
@@ -69,7 +70,10 @@ func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
 		QueueDepth: ps.Depth, QueueCapacity: ps.Capacity, Active: ps.Active, Limit: ps.Limit,
 		Accepted: ps.Accepted, Dropped: ps.Dropped,
 		TracesOpen: ts.Open, TracesEvicted: ts.Evicted,
-		Overrides: s.overrides(now), Changes: s.d.Bot.Changes().Set(now),
+		Overrides: s.overrides(now),
+	}
+	if s.d.Changes != nil {
+		h.Changes = s.d.Changes.Set(now)
 	}
 	if s.d.State != nil {
 		st := s.d.State()

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"signal-bot/pkg/admin"
 	"signal-bot/pkg/bot"
 	"signal-bot/pkg/commands"
 	"signal-bot/pkg/journal"
@@ -41,6 +42,7 @@ type Deps struct {
 	OwnTime   *telemetry.OwnTime
 	Connected func() bool
 	Bot       *bot.Bot
+	Changes   *admin.Changes // what admins changed in chat, for /healthz; nil: none
 	Groups    bot.Groups
 	Registry  *commands.Registry
 	Account   string

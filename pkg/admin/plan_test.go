@@ -1,4 +1,4 @@
-package bot
+package admin
 
 import (
 	"context"
@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"signal-bot/pkg/commands"
+	"signal-bot/pkg/bot"
 )
 
 // memPlanner is a Planner in memory: a plan is a string; a slot whose chat is
@@ -59,8 +59,9 @@ func (p *memPlanner) Reset(context.Context) error {
 func TestAdminPlan(t *testing.T) {
 	at := time.Date(2026, 12, 3, 8, 0, 0, 0, time.FixedZone("CET", 3600))
 	p := &memPlanner{env: "rodzina=kot@08:00", plan: "rodzina=kot@08:00", at: at}
-	b := New(testDeps(t))
-	b.SetPlanner(p)
+	d := testDeps(t)
+	d.Planner = p
+	c := newConsole(t, d)
 	ctx := context.Background()
 	for _, tt := range []struct {
 		args, want, wantPlan string
@@ -83,8 +84,7 @@ func TestAdminPlan(t *testing.T) {
 		{"status", "zmiany z czatu: brak\n", "rodzina=kot@08:00", false},
 	} {
 		p.failWrite = tt.failWrite
-		sub, args := parseAdmin(tt.args)
-		got := b.runAdmin(ctx, sub, adminReq{args: args, admin: "ala", now: at, texts: commands.TextsFor("pl")})
+		got := c.Answer(ctx, bot.AdminCall{Args: tt.args, Admin: "ala", Now: at})
 		if !strings.Contains(got, tt.want) {
 			t.Errorf("!bot %s = %q; want it to contain %q", tt.args, got, tt.want)
 		}
@@ -97,16 +97,20 @@ func TestAdminPlan(t *testing.T) {
 // Without a planner (no scheduler): !bot plan says so, !bot status lists no
 // posts, !bot reset still drops the other changes.
 func TestAdminPlanWithoutPlanner(t *testing.T) {
-	b := New(testDeps(t))
+	d := testDeps(t)
+	d.Lang = "en"
+	c := newConsole(t, d)
 	ctx := context.Background()
-	r := adminReq{admin: "ala", now: time.Now(), texts: commands.TextsFor("en")}
-	if got := b.runAdmin(ctx, "plan", r); got != "Scheduled posts do not work in this bot." {
+	ask := func(args string) string {
+		return c.Answer(ctx, bot.AdminCall{Args: args, Admin: "ala", Now: time.Now()})
+	}
+	if got := ask("plan"); got != "Scheduled posts do not work in this bot." {
 		t.Errorf("!bot plan = %q", got)
 	}
-	if got := b.runAdmin(ctx, "status", r); !strings.Contains(got, "next posts: none") {
+	if got := ask("status"); !strings.Contains(got, "next posts: none") {
 		t.Errorf("!bot status = %q; want next posts: none", got)
 	}
-	if got := b.runAdmin(ctx, "reset", r); !strings.Contains(got, "Changes made in chat dropped") {
+	if got := ask("reset"); !strings.Contains(got, "Changes made in chat dropped") {
 		t.Errorf("!bot reset = %q", got)
 	}
 }

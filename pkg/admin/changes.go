@@ -1,4 +1,4 @@
-package bot
+package admin
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
+	"signal-bot/pkg/bot"
 	"signal-bot/pkg/commands"
 	"signal-bot/pkg/store"
 )
@@ -55,6 +56,8 @@ type Changes struct {
 	set    ChangeSet
 	scopes map[string]commands.Scope // set.Scopes parsed
 }
+
+var _ bot.ChatChanges = (*Changes)(nil)
 
 // NewChanges returns no changes, kept through w (nil: in memory only);
 // aliases are the configured groups, which scopes name.

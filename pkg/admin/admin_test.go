@@ -1,4 +1,4 @@
-package bot
+package admin
 
 import (
 	"context"
@@ -9,12 +9,13 @@ import (
 	"testing"
 	"time"
 
+	"signal-bot/pkg/bot"
 	"signal-bot/pkg/commands"
 	"signal-bot/pkg/signalapi"
 	"signal-bot/pkg/store"
 )
 
-func TestParseAdmin(t *testing.T) {
+func TestParse(t *testing.T) {
 	for _, tt := range []struct {
 		args     string
 		wantSub  string
@@ -29,9 +30,9 @@ func TestParseAdmin(t *testing.T) {
 		{"scope kot direct | rodzina", "scope", []string{"kot", "direct", "|", "rodzina"}},
 		{"pauza 30m", "pauza", []string{"30m"}},
 	} {
-		sub, rest := parseAdmin(tt.args)
+		sub, rest, _ := parse(tt.args)
 		if sub != tt.wantSub || !slices.Equal(rest, tt.wantRest) {
-			t.Errorf("parseAdmin(%q) = %q, %q; want %q, %q", tt.args, sub, rest, tt.wantSub, tt.wantRest)
+			t.Errorf("parse(%q) = %q, %q; want %q, %q", tt.args, sub, rest, tt.wantSub, tt.wantRest)
 		}
 	}
 }
@@ -179,27 +180,28 @@ func TestStatusUnder2000Bytes(t *testing.T) {
 	}
 	for _, lang := range commands.Languages() {
 		d := testDeps(t)
-		d.Groups = NewGroups(aliases, nil)
+		d.Lang = lang
+		d.Groups = bot.NewGroups(aliases, nil)
 		d.Changes = NewChanges(nil, aliases)
 		d.Status = StatusInfo{Version: strings.Repeat("v", 64), Started: time.Unix(0, 0), ReceiveMode: "websocket"}
-		b := New(d)
 		ctx := context.Background()
 		for _, name := range []string{"pomoc", "ja", "cat", "kot", strings.Repeat("x", commands.MaxNameRunes)} {
-			_ = b.Changes().SetCooldown(ctx, name, maxCooldown)
-			_ = b.Changes().SetScope(ctx, name, "direct|grupa-z-dluga-nazwa-00|grupa-z-dluga-nazwa-01")
-			_ = b.Changes().SetOff(ctx, name, true)
+			_ = d.Changes.SetCooldown(ctx, name, maxCooldown)
+			_ = d.Changes.SetScope(ctx, name, "direct|grupa-z-dluga-nazwa-00|grupa-z-dluga-nazwa-01")
+			_ = d.Changes.SetOff(ctx, name, true)
 		}
-		_ = b.Changes().Pause(ctx, time.Now().Add(time.Hour))
+		_ = d.Changes.Pause(ctx, time.Now().Add(time.Hour))
 		var slots []string
 		for i := range 40 {
 			slots = append(slots, fmt.Sprintf("grupa-z-dluga-nazwa-%02d=%s@%02d:00", i, strings.Repeat("x", commands.MaxNameRunes), i%24))
 		}
-		b.SetPlanner(&memPlanner{plan: strings.Join(slots, ","), at: time.Now()})
-		got := b.adminStatus(ctx, adminReq{now: time.Now(), texts: commands.TextsFor(lang)})
+		d.Planner = &memPlanner{plan: strings.Join(slots, ","), at: time.Now()}
+		c := newConsole(t, d)
+		got := c.Answer(ctx, bot.AdminCall{Args: "status", Now: time.Now()})
 		if len(got) >= 2000 {
 			t.Errorf("%s: !bot status of %d bytes; want < 2000:\n%s", lang, len(got), got)
 		}
-		if usage := b.runAdmin(ctx, "", adminReq{texts: commands.TextsFor(lang)}); len(usage) >= 2000 {
+		if usage := c.Answer(ctx, bot.AdminCall{}); len(usage) >= 2000 {
 			t.Errorf("%s: !bot's usage of %d bytes; want < 2000", lang, len(usage))
 		}
 	}
@@ -208,9 +210,8 @@ func TestStatusUnder2000Bytes(t *testing.T) {
 // What each !bot call answers, and what it changes: the table of
 // subcommands, their arguments and their refusals.
 func TestAdminReplies(t *testing.T) {
-	d := testDeps(t) // its registry: !pomoc (aliases help, pomocy), 10 s
-	d.Changes = NewChanges(nil, map[string]string{"rodzina": rodzina})
-	b := New(d)
+	d := testDeps(t) // its registry: !pomoc (aliases help, pomocy), 10 s; its changes name rodzina
+	c := newConsole(t, d)
 	ctx := context.Background()
 	now := time.Unix(1_700_000_000, 0).UTC()
 	for _, tt := range []struct {
@@ -233,16 +234,15 @@ func TestAdminReplies(t *testing.T) {
 		{"pauza 0", "Koniec pauzy.", "cooldown pomoc=0s, scope pomoc=direct|rodzina"},
 		{"reset", "Zmiany z czatu usunięte", ""},
 	} {
-		sub, args := parseAdmin(tt.args)
-		got := b.runAdmin(ctx, sub, adminReq{args: args, admin: "ala", now: now, texts: commands.TextsFor("pl")})
+		got := c.Answer(ctx, bot.AdminCall{Args: tt.args, Admin: "ala", Now: now})
 		if !strings.Contains(got, tt.want) {
 			t.Errorf("!bot %s = %q; want it to contain %q", tt.args, got, tt.want)
 		}
-		if got := describeChanges(b.Changes().Set(now)); got != tt.wantChanges {
+		if got := describeChanges(d.Changes.Set(now)); got != tt.wantChanges {
 			t.Errorf("after !bot %s: changes %q; want %q", tt.args, got, tt.wantChanges)
 		}
 	}
-	if !b.Changes().PausedUntil(now).IsZero() {
+	if !d.Changes.PausedUntil(now).IsZero() {
 		t.Error("paused after !bot reset")
 	}
 }
