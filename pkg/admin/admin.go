@@ -16,6 +16,7 @@ import (
 	"signal-bot/pkg/bot"
 	"signal-bot/pkg/commands"
 	"signal-bot/pkg/outbound"
+	"signal-bot/pkg/owncmds"
 	"signal-bot/pkg/signalapi"
 	"signal-bot/pkg/telemetry"
 )
@@ -25,6 +26,7 @@ import (
 type Deps struct {
 	Registry *commands.Registry // the commands the verbs name
 	Changes  *Changes           // the changes made in chat
+	Texts    *owncmds.ChatTexts // the text commands made in chat (!bot tekst); nil: none
 	Admins   Admins             // who may use !bot (ADMINS); the zero Admins: nobody
 	Lang     string             // the replies' language (REPLY_LANG); "": Polish
 	Log      *slog.Logger       // nil: no log
@@ -65,8 +67,11 @@ func (c *Console) Admin(in signalapi.Incoming) (string, bool) { return c.d.Admin
 // Answer runs the verb an admin's !bot names, or answers the usage when
 // there is no such verb or it lacks arguments.
 func (c *Console) Answer(ctx context.Context, call bot.AdminCall) string {
-	name, args := parse(call.Args)
-	r := request{args: args, admin: call.Admin, now: call.Now, t: c.t}
+	name, args, raw := parse(call.Args)
+	if alias, ok := verbAliases()[name]; ok {
+		name = alias
+	}
+	r := request{args: args, raw: raw, admin: call.Admin, now: call.Now, t: c.t}
 	for _, v := range c.verbs {
 		if v.name == name && len(args) >= v.nargs {
 			return v.run(c, ctx, r)
@@ -82,19 +87,21 @@ func (c *Console) Answer(ctx context.Context, call bot.AdminCall) string {
 // request is one !bot call, as a verb gets it.
 type request struct {
 	args  []string // the verb's arguments
+	raw   string   // the text after the verb, as typed (spaces and lines kept)
 	admin string   // the admin as the log names them: alias, else sender hash
 	now   time.Time
 	t     texts
 }
 
-// parse splits !bot's arguments into the verb, lower-cased, and its
-// arguments.
-func parse(args string) (name string, rest []string) {
+// parse splits !bot's arguments into the verb, lower-cased, its arguments,
+// and the text after the verb as typed.
+func parse(args string) (name string, rest []string, raw string) {
 	f := strings.Fields(args)
 	if len(f) == 0 {
-		return "", nil
+		return "", nil, ""
 	}
-	return strings.ToLower(f[0]), f[1:]
+	_, raw, _ = strings.Cut(strings.TrimSpace(args), f[0])
+	return strings.ToLower(f[0]), f[1:], strings.TrimSpace(raw)
 }
 
 // command resolves an admin's command argument ("kot", "!kitku") to its

@@ -30,7 +30,7 @@ func TestParse(t *testing.T) {
 		{"scope kot direct | rodzina", "scope", []string{"kot", "direct", "|", "rodzina"}},
 		{"pauza 30m", "pauza", []string{"30m"}},
 	} {
-		sub, rest := parse(tt.args)
+		sub, rest, _ := parse(tt.args)
 		if sub != tt.wantSub || !slices.Equal(rest, tt.wantRest) {
 			t.Errorf("parse(%q) = %q, %q; want %q, %q", tt.args, sub, rest, tt.wantSub, tt.wantRest)
 		}

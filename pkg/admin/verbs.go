@@ -26,8 +26,13 @@ func verbs() []verb {
 		{"pauza", 1, (*Console).pause, pauseTexts()},
 		{"plan", 0, (*Console).plan, planTexts()},
 		{"reset", 0, (*Console).reset, resetTexts()},
+		{"tekst", 0, (*Console).text, textTexts()},
 	}
 }
+
+// verbAliases are other names of verbs, by alias: the English of a Polish
+// verb.
+func verbAliases() map[string]string { return map[string]string{"text": "tekst"} }
 
 // Verbs names !bot's verbs, in the table's order, for the README's test.
 func Verbs() []string {

@@ -28,7 +28,7 @@ func newConsole(cfg config.Config, p botParts, reg *commands.Registry, intake *b
 		return nil, fmt.Errorf("configuration: %w", err)
 	}
 	return admin.New(admin.Deps{
-		Registry: reg, Changes: p.changes, Admins: admins, Lang: cfg.Commands.ReplyLang, Log: p.log,
+		Registry: reg, Changes: p.changes, Texts: p.texts, Admins: admins, Lang: cfg.Commands.ReplyLang, Log: p.log,
 		Gate: p.safety.gate, Groups: p.safety.groups, Figures: intake, Planner: planner{s},
 		Status: admin.StatusInfo{Version: p.version, Started: time.Now(), ReceiveMode: cfg.Signal.ReceiveMode, Connected: p.up},
 	})

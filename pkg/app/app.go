@@ -15,6 +15,7 @@ import (
 	"signal-bot/pkg/commands"
 	"signal-bot/pkg/config"
 	"signal-bot/pkg/journal"
+	"signal-bot/pkg/owncmds"
 	"signal-bot/pkg/schedule"
 	"signal-bot/pkg/signalapi"
 	"signal-bot/pkg/telemetry"
@@ -109,17 +110,25 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 	// else Run checks them once it serves: a webhook POST queued on the socket
 	// holds the REST API's read loop, which carries the answer to this call,
 	// until this process accepts it.
-	pics, done, err := startPictures(ctx, cfg, t, p.tp, a.log, a.panicked)
+	pics, prep, done, err := startPictures(ctx, cfg, t, p.tp, a.log, a.panicked)
 	if err != nil {
 		return nil, err
 	}
 	a.closers = append(a.closers, done)
-	p.api, p.pictures, p.commands, p.version, p.up = a.api, pics, o.Commands, o.Version, a.connected
+	mine, done, err := ownCommands(cfg, ownParts{tp: p.tp, base: t.base, pictures: prep, key: p.state.hookKey, metrics: p.metrics, groups: a.groups})
+	if err != nil {
+		return nil, err
+	}
+	a.closers = append(a.closers, done)
+	p.api, p.pictures, p.commands, p.version, p.up = a.api, pics, append(mine, o.Commands...), o.Version, a.connected
 	if p.changes, err = loadChanges(p.state.store, p.safety.groups, a.log); err != nil {
 		return nil, err
 	}
 	var reg *commands.Registry
 	if a.bot, a.intake, reg, err = newBot(cfg, p); err != nil {
+		return nil, err
+	}
+	if p.texts, err = owncmds.LoadChatTexts(p.state.store, reg, cfg.Commands.ReplyLang, a.log); err != nil {
 		return nil, err
 	}
 	a.bot.LearnSelf(listed)

@@ -14,6 +14,7 @@ import (
 	"signal-bot/pkg/commands"
 	"signal-bot/pkg/config"
 	"signal-bot/pkg/metrics"
+	"signal-bot/pkg/owncmds"
 	"signal-bot/pkg/signalapi"
 )
 
@@ -27,10 +28,11 @@ type botParts struct {
 	safety   safety
 	pictures map[string]commands.PictureSource
 	base     http.RoundTripper   // under the typing client
-	commands []*commands.Command // Options.Commands: tests only
+	commands []*commands.Command // COMMANDS_FILE's, then Options.Commands (tests only)
 	version  string              // for !bot status
 	up       func() bool         // connected to the REST API, for !bot status
 	changes  *admin.Changes      // what admins changed in chat (loadChanges)
+	texts    *owncmds.ChatTexts  // the text commands admins made in chat, once the registry is built
 }
 
 // reactor is what sends the bot's reactions, nil with REACTIONS=off: the

@@ -78,6 +78,7 @@ func TestSpansInJaegerMatchTheBlock(t *testing.T) {
 // jspan is a span of Jaeger's legacy JSON API (times in µs).
 type jspan struct {
 	SpanID        string `json:"spanID"`
+	ProcessID     string `json:"processID"`
 	OperationName string `json:"operationName"`
 	References    []struct {
 		RefType string `json:"refType"`

@@ -42,6 +42,8 @@ func TestProcess(t *testing.T) {
 	t.Run("kill -9 keeps a prefix of the uses", func(t *testing.T) { testKillKeepsPrefix(t, bin) })
 	t.Run("a removed variable stops the bot", func(t *testing.T) { testRenamedVariable(t, bin) })
 	t.Run("a weak secret or a number without the REST API stops the bot", func(t *testing.T) { testBadSecrets(t, bin) })
+	t.Run("a commands file with three mistakes stops the bot with exit 2", func(t *testing.T) { testCommandsFileMistakes(t, bin) })
+	t.Run("a text command made in chat survives kill -9", func(t *testing.T) { testTextCommandSurvivesKill(t, bin) })
 	t.Run("the sandbox keeps its own state file", func(t *testing.T) { testSandboxState(t, bin) })
 	t.Run("socket activation keeps the POSTs of the downtime", func(t *testing.T) { testActivationKeepsPosts(t, bin) })
 	t.Run("restart under traffic", func(t *testing.T) { testRestartUnderTraffic(t, bin) })

@@ -208,3 +208,23 @@ func readmeCommands(t *testing.T, readme string) map[string]readmeRow {
 	}
 	return rows
 }
+
+// TestBuiltinNames: commands.BuiltinNames, what COMMANDS_FILE and !bot
+// tekst may not take, is every name and alias of the registry the bot
+// builds, and the admins' !bot.
+func TestBuiltinNames(t *testing.T) {
+	reg, err := registryOf(t, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := []string{bot.AdminCommand}
+	for _, c := range reg.All() {
+		got = append(got, c.Name)
+		got = append(got, c.Aliases...)
+	}
+	slices.Sort(got)
+	want := slices.Sorted(slices.Values(commands.BuiltinNames()))
+	if !slices.Equal(got, want) {
+		t.Errorf("the registry's names %v; commands.BuiltinNames %v", got, want)
+	}
+}

@@ -19,6 +19,7 @@ type state struct {
 	journal *journal.Journal
 	left    journal.Left // what the last process left in the journal
 	hashKey []byte       // the key of the senders' hashes
+	hookKey []byte       // the key of the senders' ids the hooks see
 }
 
 // openState opens the state file and the journal in it, has m observe the
@@ -47,13 +48,19 @@ func openState(cfg config.Config, log *slog.Logger, m *metrics.Metrics) (_ state
 	}); err != nil {
 		return state{}, nil, fmt.Errorf("journal metrics: %w", err)
 	}
-	key, err := st.Secret("sender-hash-key", func() ([]byte, error) {
+	newKey := func() ([]byte, error) {
 		k := make([]byte, 32)
 		_, err := rand.Read(k)
 		return k, err
-	})
+	}
+	key, err := st.Secret("sender-hash-key", newKey)
 	if err != nil {
 		return state{}, nil, err
 	}
-	return state{store: st, journal: j, left: left, hashKey: key}, func(context.Context) error { return st.Close() }, nil
+	// A key of its own: a hook's sender ids match no span's bot.sender.
+	hookKey, err := st.Secret("hook-sender-key", newKey)
+	if err != nil {
+		return state{}, nil, err
+	}
+	return state{store: st, journal: j, left: left, hashKey: key, hookKey: hookKey}, func(context.Context) error { return st.Close() }, nil
 }

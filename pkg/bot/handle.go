@@ -148,7 +148,7 @@ func (b *Bot) dispatch(ctx context.Context, m *Message) *work {
 	)
 	w := &work{in: in, repeat: m.Repeat, req: commands.Request{
 		Args: args, Sender: in.SenderKey(), SenderName: in.SenderName, Chat: chat, Now: b.d.Now(),
-		Registry: b.d.Registry, Texts: b.d.Texts,
+		Registry: b.d.Registry, Texts: b.d.Texts, Timestamp: in.Timestamp,
 	}, ref: store.Ref{Timestamp: in.Timestamp, Replayed: m.replayed}}
 	cmd, found := b.d.Registry.Resolve(name)
 	switch {

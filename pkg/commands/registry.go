@@ -2,9 +2,6 @@ package commands
 
 import (
 	"context"
-	"fmt"
-	"sort"
-	"strings"
 	"time"
 )
 
@@ -37,6 +34,9 @@ type Request struct {
 	// and !ja looks cooldowns up in.
 	Registry *Registry
 	Texts    Texts // the reply's language (REPLY_LANG); the zero Texts is Polish
+	// Timestamp is the message's (Signal's timestamp, Unix milliseconds);
+	// 0 for a scheduled post.
+	Timestamp int64
 }
 
 // Reply is what the bot answers: text, pictures, or both.
@@ -65,67 +65,15 @@ type Command struct {
 	// Typing shows Signal's typing indicator while the command runs and its
 	// reply is sent: the picture commands, whose reply takes seconds.
 	Typing bool
+	// Origin says where the command comes from: built in (""), COMMANDS_FILE
+	// (OriginFile) or an admin's !bot tekst (OriginChat). Only a command made
+	// in chat may be replaced or removed while the bot runs (Registry.Put,
+	// Registry.Remove).
+	Origin string
 }
 
-// Registry resolves names and aliases to commands.
-type Registry struct {
-	cmds   []*Command
-	byName map[string]*Command
-}
-
-// NewRegistry indexes cmds by name and alias; a name used twice is an
-// error, and so are Phrases that miss a language, a key or a verb.
-func NewRegistry(cmds ...*Command) (*Registry, error) {
-	r := &Registry{byName: make(map[string]*Command)}
-	for _, c := range cmds {
-		if err := c.Phrases.check(c.Name); err != nil {
-			return nil, err
-		}
-		for _, n := range append([]string{c.Name}, c.Aliases...) {
-			n = strings.ToLower(n)
-			if _, dup := r.byName[n]; dup {
-				return nil, fmt.Errorf("command name %q used twice", n)
-			}
-			r.byName[n] = c
-		}
-		r.cmds = append(r.cmds, c)
-	}
-	for _, c := range r.cmds {
-		for _, lang := range Languages() {
-			if n := c.NameIn(lang); r.byName[strings.ToLower(n)] != c {
-				return nil, fmt.Errorf("command !%s: its %s name !%s is none of its names", c.Name, lang, n)
-			}
-		}
-	}
-	sort.Slice(r.cmds, func(i, j int) bool { return r.cmds[i].Name < r.cmds[j].Name })
-	return r, nil
-}
-
-// Resolve finds a command by name or alias.
-func (r *Registry) Resolve(name string) (*Command, bool) {
-	c, ok := r.byName[strings.ToLower(name)]
-	return c, ok
-}
-
-// Get finds a command by its canonical name only.
-func (r *Registry) Get(name string) (*Command, bool) {
-	c, ok := r.byName[name]
-	if !ok || c.Name != name {
-		return nil, false
-	}
-	return c, true
-}
-
-// Allowed lists the commands that answer in chat, by name.
-func (r *Registry) Allowed(chat Chat) []*Command {
-	var out []*Command
-	for _, c := range r.cmds {
-		if c.Scope.Allows(chat) {
-			out = append(out, c)
-		}
-	}
-	return out
-}
-
-// All lists every command, by name.
-func (r *Registry) All() []*Command { return r.cmds }
+// The values of Command.Origin besides the built-ins' "".
+const (
+	OriginFile = "file"
+	OriginChat = "chat"
+)

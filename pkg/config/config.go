@@ -18,6 +18,7 @@ import (
 	"signal-bot/pkg/commands"
 	"signal-bot/pkg/httpapi"
 	"signal-bot/pkg/journal"
+	"signal-bot/pkg/owncmds"
 	"signal-bot/pkg/pictures"
 	"signal-bot/pkg/pipeline"
 	"signal-bot/pkg/schedule"
@@ -93,18 +94,19 @@ func (c Commands) Validate() error {
 // -h and docs/settings.md (Sections), in this order; fields of one title
 // share a heading.
 type Config struct {
-	Bot       bot.Config      `title:"Who gets answered, and how"`
-	Admin     admin.Config    `title:"Who gets answered, and how"`
-	Commands  Commands        `title:"Commands: groups, cooldowns, scopes, language"`
-	Safety    Safety          `title:"Keeping the account safe: send budgets, 429 pauses"`
-	Schedule  schedule.Config `title:"Scheduled posts"`
-	Upstreams upstream.Config `title:"Picture sources: The Cat API, Wikimedia Commons"`
-	Pictures  pictures.Config `title:"Ready pictures and shrinking"`
-	Signal    Signal          `title:"Reaching signal-cli-rest-api"`
-	Pipeline  Pipeline        `title:"Load: slots and queues"`
-	State     store.Config    `title:"State file and crash recovery"`
-	Journal   journal.Config  `title:"State file and crash recovery"`
-	Server    httpapi.Config  `title:"The bot's HTTP endpoints"`
+	Bot         bot.Config      `title:"Who gets answered, and how"`
+	Admin       admin.Config    `title:"Who gets answered, and how"`
+	Commands    Commands        `title:"Commands: groups, cooldowns, scopes, language"`
+	Safety      Safety          `title:"Keeping the account safe: send budgets, 429 pauses"`
+	Schedule    schedule.Config `title:"Scheduled posts"`
+	Upstreams   upstream.Config `title:"Picture sources: The Cat API, Wikimedia Commons"`
+	Pictures    pictures.Config `title:"Ready pictures and shrinking"`
+	Signal      Signal          `title:"Reaching signal-cli-rest-api"`
+	Pipeline    Pipeline        `title:"Load: slots and queues"`
+	State       store.Config    `title:"State file and crash recovery"`
+	Journal     journal.Config  `title:"State file and crash recovery"`
+	Server      httpapi.Config  `title:"The bot's HTTP endpoints"`
+	OwnCommands owncmds.Config  `title:"Commands: groups, cooldowns, scopes, language"` // COMMANDS_FILE and, read by Load, its commands
 	// HTTPLimits hardens the listener of Server's endpoints.
 	HTTPLimits httpapi.Limits `title:"The bot's HTTP endpoints"`
 	Log        Log            `title:"Logging and tracing"`
@@ -121,7 +123,25 @@ func Load(ctx context.Context, l envconfig.Lookuper) (Config, error) {
 	if err := envconfig.ProcessWith(ctx, &envconfig.Config{Target: &c, Lookuper: l}); err != nil {
 		return Config{}, fmt.Errorf("configuration: %s", nameVariable(err.Error()))
 	}
-	return c, c.Validate()
+	return c, errors.Join(c.Validate(), prefixed(c.OwnCommands.Read(c.ownChecks(l))))
+}
+
+// ownChecks are what COMMANDS_FILE is checked against: the built-in
+// commands' names, scopes naming SIGNAL_GROUPS' aliases, the variables its
+// secret_env names.
+func (c Config) ownChecks(l envconfig.Lookuper) owncmds.Checks {
+	aliases := make(map[string]string, len(c.Commands.Groups))
+	for alias, ref := range c.Commands.Groups {
+		aliases[alias] = ref // a scope names the alias; a bad ref is SIGNAL_GROUPS' problem, checked at start
+	}
+	return owncmds.Checks{
+		Reserved: commands.BuiltinNames(),
+		Scope: func(spec string) error {
+			_, err := commands.ParseScope(spec, aliases)
+			return err
+		},
+		Lookup: l.Lookup,
+	}
 }
 
 // Validate runs the Validate of every concern, once: the constructors the

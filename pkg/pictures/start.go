@@ -13,16 +13,16 @@ import (
 
 // Start builds the picture source of each command of fetchers (by command
 // name): a prefetch pool in front of the upstream when cfg.PoolSize gives the
-// command one, else the upstream inline; both shrink as cfg says, within one
-// decode budget for the process. timeout bounds one refill (UPSTREAM_TIMEOUT).
+// command one, else the upstream inline; both shrink as cfg says, within
+// budget, the process's one decode budget (NewBudget of DECODE_BUDGET_BYTES,
+// shared with the hooks' Preparer). timeout bounds one refill (UPSTREAM_TIMEOUT).
 // The pools start filling at once and live until ctx ends or stop is called.
 // Call stop in either case, before the tracer provider shuts down: it waits
 // for the refills, whose spans end on the way. panicked, when set, counts a
 // panic recovered in a pool's refill, by the pool's name ("refill_<name>").
-func Start(ctx context.Context, cfg Config, timeout time.Duration, fetchers map[string]Fetcher, tp trace.TracerProvider, log *slog.Logger, panicked func(name string)) (
+func Start(ctx context.Context, cfg Config, budget *Budget, timeout time.Duration, fetchers map[string]Fetcher, tp trace.TracerProvider, log *slog.Logger, panicked func(name string)) (
 	srcs map[string]commands.PictureSource, stop func(context.Context) error,
 ) {
-	budget := NewBudget(cfg.DecodeBudget) // one for every command: the bound is the process's
 	srcs = make(map[string]commands.PictureSource, len(fetchers))
 	var pools []*Pool
 	for name, f := range fetchers {

@@ -24,7 +24,7 @@ import (
 // conventions, with url.full in RedactURL's form, so API keys and search
 // terms in a query never reach a span. No trace context is injected into
 // requests: frames are roots, and third-party APIs have no use for our
-// trace ids.
+// trace ids; the hooks' client alone puts Propagate under it.
 //
 // The span ends when the response body is read to EOF or closed, so callers
 // must always close it; a failed round trip ends it at once.

@@ -9,10 +9,17 @@ import (
 
 // block computes the timing block from the spans Jaeger stored, with the
 // function the bot itself uses, so the two can only differ by what Jaeger
-// did to the times. It reports false without a root frame span.
+// did to the times. Only the bot's spans count, those of the root's
+// service: a hook's that joined the trace lie within its upstream leg, and
+// their names are the hook's own. It reports false without a root frame
+// span.
 func block(spans []span) (telemetry.Block, bool) {
 	stubs := make(tracetest.SpanStubs, 0, len(spans))
+	bot := rootService(spans)
 	for _, s := range spans {
+		if s.Service != bot {
+			continue
+		}
 		tid, _ := trace.TraceIDFromHex(s.TraceID)
 		sid, _ := trace.SpanIDFromHex(s.SpanID)
 		stub := tracetest.SpanStub{
@@ -29,6 +36,16 @@ func block(spans []span) (telemetry.Block, bool) {
 		stubs = append(stubs, stub)
 	}
 	return telemetry.Compute(stubs.Snapshots())
+}
+
+// rootService is the service of the trace's root span, the bot's.
+func rootService(spans []span) string {
+	for _, s := range spans {
+		if s.ParentID == "" {
+			return s.Service
+		}
+	}
+	return ""
 }
 
 // complete tells whether every span's parent is among the spans and one is

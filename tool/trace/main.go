@@ -3,6 +3,9 @@
 // otel/jaeger.sh builds has none): each span as a bar on one time axis with
 // its offset and duration, and under it the timing block, computed from the
 // span times Jaeger stored with the bot's own formula (telemetry.Compute).
+// A service that joined the trace (a hook of COMMANDS_FILE that exports to
+// the same Jaeger) shows under the upstream leg that called it, its service
+// in parentheses; its spans are not the bot's and leave the block alone.
 //
 //	go run ./tool/trace 4d8706e07d3a2e24f5213a58f62ce0ce
 //	go run ./tool/trace --slowest 10m             # the slowest frame of the last 10 minutes

@@ -20,6 +20,7 @@ type span struct {
 	Attrs                     []attribute.KeyValue
 	Error                     string // the status message of a span with status Error
 	Failed                    bool
+	Service                   string // its resource's service.name: the bot's, or a hook's that joined the trace
 }
 
 // attr returns the value of key k, if s has it.
@@ -37,6 +38,9 @@ func (s span) attr(k attribute.Key) (attribute.Value, bool) {
 type otlpDoc struct {
 	Result struct {
 		ResourceSpans []struct {
+			Resource struct {
+				Attributes []otlpKV `json:"attributes"`
+			} `json:"resource"`
 			ScopeSpans []struct {
 				Spans []otlpSpan `json:"spans"`
 			} `json:"scopeSpans"`
@@ -98,17 +102,29 @@ func decodeSpans(r io.Reader) ([]span, error) {
 			return nil, fmt.Errorf("jaeger: %d %s", doc.Error.HTTPCode, doc.Error.Message)
 		}
 		for _, rs := range doc.Result.ResourceSpans {
+			service := serviceName(rs.Resource.Attributes)
 			for _, ss := range rs.ScopeSpans {
 				for _, os := range ss.Spans {
 					s, err := os.span()
 					if err != nil {
 						return nil, err
 					}
+					s.Service = service
 					out = append(out, s)
 				}
 			}
 		}
 	}
+}
+
+// serviceName is a resource's service.name, "" without one.
+func serviceName(attrs []otlpKV) string {
+	for _, kv := range attrs {
+		if a, ok := kv.attribute(); ok && a.Key == "service.name" {
+			return a.Value.AsString()
+		}
+	}
+	return ""
 }
 
 func (o otlpSpan) span() (span, error) {

@@ -37,6 +37,9 @@ func TestDecodeSpans(t *testing.T) {
 	if v, ok := send.attr("http.response.status_code"); !ok || v.AsInt64() != 500 {
 		t.Errorf("status code = %v, %v; want 500", v, ok)
 	}
+	if root.Service != "signal-bot" || send.Service != "signal-bot" {
+		t.Errorf("services %q, %q; want the resource's signal-bot", root.Service, send.Service)
+	}
 	if send.ParentID != root.SpanID || !send.Failed || send.Error != "500 Internal Server Error" {
 		t.Errorf("send = %+v; want a failed child of the root", send)
 	}

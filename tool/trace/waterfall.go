@@ -17,9 +17,10 @@ import (
 
 // row is one line of the waterfall: a span at its depth in the tree.
 type row struct {
-	span   span
-	depth  int
-	orphan bool // its parent is not in the trace
+	span    span
+	depth   int
+	orphan  bool   // its parent is not in the trace
+	foreign string // the span's service when it is not the root's (a hook's)
 }
 
 // rows orders the spans as a tree, depth first, children by start time.
@@ -45,9 +46,14 @@ func rows(spans []span) []row {
 		return cmp.Or(a.Start.Compare(b.Start), cmp.Compare(a.Name, b.Name), cmp.Compare(a.SpanID, b.SpanID))
 	}
 	var out []row
+	bot := rootService(spans)
 	var walk func(s span, depth int, orphan bool)
 	walk = func(s span, depth int, orphan bool) {
-		out = append(out, row{span: s, depth: depth, orphan: orphan})
+		r := row{span: s, depth: depth, orphan: orphan}
+		if s.Service != bot {
+			r.foreign = s.Service
+		}
+		out = append(out, r)
 		kids := children[s.SpanID]
 		slices.SortFunc(kids, byStart)
 		for _, k := range kids {
@@ -81,6 +87,9 @@ func (r row) label() string {
 	}
 	if r.span.Failed {
 		b.WriteString(" ERROR")
+	}
+	if r.foreign != "" {
+		b.WriteString(" (" + r.foreign + ")")
 	}
 	if r.orphan {
 		b.WriteString(" (parent not in Jaeger)")

@@ -122,3 +122,39 @@ func TestRenderSendWait(t *testing.T) {
 		}
 	}
 }
+
+// A hook that joined the trace shows under the upstream leg that called it,
+// marked with its service, and its spans leave the block as it was: they
+// lie within the leg, and their names are the hook's own.
+func TestRenderHookSpans(t *testing.T) {
+	t0 := time.Date(2026, 12, 1, 7, 0, 0, 0, time.UTC)
+	at := func(us int) time.Time { return t0.Add(time.Duration(us) * time.Microsecond) }
+	sp := func(svc, id, parent, name string, from, to int, attrs ...attribute.KeyValue) span {
+		return span{TraceID: testTrace, SpanID: id, ParentID: parent, Name: name, Start: at(from), End: at(to), Attrs: attrs, Service: svc}
+	}
+	spans := []span{
+		sp("signal-bot", "0000000000000001", "", "frame", 0, 305000, attribute.String("bot.outcome", "served")),
+		sp("signal-bot", "0000000000000002", "0000000000000001", "queue", 0, 50),
+		sp("signal-bot", "0000000000000003", "0000000000000001", "dispatch", 60, 1000),
+		sp("signal-bot", "0000000000000005", "0000000000000001", "handler", 1000, 304500, attribute.String("bot.command", "czas")),
+		sp("signal-bot", "0000000000000007", "0000000000000005", "POST 127.0.0.1:8088", 1100, 202100, attribute.String("bot.leg", "upstream"), attribute.Int64("http.response.status_code", 200)),
+		sp("example-hook", "0000000000000008", "0000000000000007", "POST /czas", 1500, 201500),
+		sp("example-hook", "0000000000000009", "0000000000000008", "handler", 1600, 201000), // a hook's span named as the bot's
+		sp("signal-bot", "0000000000000006", "0000000000000005", "POST /v2/send", 202500, 304000, attribute.String("bot.leg", "send"), attribute.Int64("http.response.status_code", 201)),
+	}
+	var b strings.Builder
+	if err := render(&b, spans, 20); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{
+		"\n    POST 127.0.0.1:8088 [upstream] 200 ",
+		"\n      POST /czas (example-hook) ",
+		"\n        handler (example-hook) ",
+		"command=czas queue_ms=0.05 dispatch_ms=0.94 handler_ms=303.5 send_ms=101.5 upstream_ms=201 send_wait_ms=0 own_ms=1.99 ",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("render lacks %q:\n%s", want, out)
+		}
+	}
+}
