@@ -137,4 +137,3 @@ func (r chatRecord) Commit(tx *bolt.Tx) error {
 	}
 	return b.Put(keyChat, r.value)
 }
-
