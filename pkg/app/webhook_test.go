@@ -265,7 +265,7 @@ func TestWebhookDeclinedFramesAre200(t *testing.T) {
 	for i := range posts {
 		line := fmt.Sprintf(`{"jsonrpc":"2.0","method":"receive","params":{"envelope":{"source":%q,"sourceNumber":%q,"timestamp":%d,"dataMessage":{"timestamp":%d,"message":"!pomoc"}},"account":%q}}`,
 			alice, alice, 100+i, 100+i, h.Sim.Number())
-		if got := postWebhook(t, h, "", line); got != http.StatusOK {
+		if got := postWebhook(t, h, "?token="+botest.WebhookToken, line); got != http.StatusOK {
 			t.Errorf("POST %d = %d; want 200", i, got)
 		}
 	}
