@@ -65,6 +65,10 @@ type Command struct {
 	// Typing shows Signal's typing indicator while the command runs and its
 	// reply is sent: the picture commands, whose reply takes seconds.
 	Typing bool
+	// Pictures is how many pictures its reply carries. The bot takes the
+	// reply's place in the outbound budget before Run, so a reply the budget
+	// sheds costs no picture (no upstream fetch, no pooled picture).
+	Pictures int
 }
 
 // Registry resolves names and aliases to commands.
