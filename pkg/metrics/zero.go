@@ -40,7 +40,9 @@ var (
 // the registry is built.
 func (m *Metrics) StartAtZero(k Known) {
 	ctx := context.Background()
-	zero := func(c metric.Int64Counter, attrs ...attribute.KeyValue) { c.Add(ctx, 0, metric.WithAttributes(attrs...)) }
+	zero := func(c metric.Int64Counter, attrs ...attribute.KeyValue) {
+		c.Add(ctx, 0, metric.WithAttributes(attrs...))
+	}
 	for _, r := range shedReasons {
 		zero(m.shed, attribute.String("reason", r))
 	}
