@@ -128,7 +128,7 @@ func (c Config) Validate() error {
 		c.Signal.Validate(), c.Pipeline.Validate(), c.Commands.Validate(), c.Upstreams.Validate(),
 		c.Pictures.Validate(), c.Server.Validate(), c.State.Validate(), c.Safety.Validate(), c.Bot.Validate(),
 		c.Journal.Validate(), c.Schedule.Validate(), c.HTTPLimits.Validate(), c.Log.Validate(),
-		checkWebhookDoor(c.Signal, len(c.Bot.Admins), c.Bot.OwnerOn()),
+		checkWebhookDoor(c.Signal, len(c.Bot.Admins), c.Bot.OwnerOn()), checkForget(c.State.ForgetAfter, c.Commands.Cooldowns),
 	)
 }
 

@@ -27,7 +27,7 @@ var (
 	upstreamKinds  = []string{"timeout", "status", "bad_json", "too_big", "not_image", "no_images", "other"}
 	// backgroundLoops are the goroutines a panic in which is counted as
 	// background:<name>; the pools' refills add refill_<command>.
-	backgroundLoops = []string{"receive", "members", "groups", "schedule", "typing"}
+	backgroundLoops = []string{"receive", "members", "groups", "schedule", "prune", "typing"}
 	// unnamed are the panic labels of a frame that names no command the
 	// registry knows (pkg/bot's commandName).
 	unnamed = []string{"unknown", "none"}
