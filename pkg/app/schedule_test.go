@@ -220,3 +220,30 @@ func TestScheduledPostPanics(t *testing.T) {
 		t.Errorf("after the panic: %+v; want the !pomoc reply alone", sent)
 	}
 }
+
+// An admin's !bot pauza holds the scheduled posts too: a slot due inside
+// the pause is not posted, but counted (outcome paused) and logged; after
+// the pause the next day's slot is posted.
+func TestScheduledPostHeldByPause(t *testing.T) {
+	h, clock := scheduledBot(t, "2026-12-02 07:59:57", map[string]string{"ADMINS": "ala=" + admin})
+	h.Start()
+	armed(t, clock)
+	if got := ask(t, h, admin, "", "!bot pauza 1h"); !strings.Contains(got.Message, "Pauza do ") {
+		t.Fatalf("!bot pauza 1h: %q", got.Message)
+	}
+	clock.Set(utc("2026-12-02 08:00:00"))
+	waitPosts(t, h, "paused", 1)
+	waitLog(t, h, "scheduled post skipped: due inside an admin's pause")
+	if n := len(h.Sim.Sent()); n != 1 {
+		t.Errorf("%d sends; want only the pause's confirmation, no post", n)
+	}
+	if got := ask(t, h, admin, "", "!bot pauza 0s"); !strings.Contains(got.Message, "Koniec pauzy") {
+		t.Fatalf("!bot pauza 0s: %q", got.Message)
+	}
+	armed(t, clock)
+	clock.Set(utc("2026-12-03 08:00:00"))
+	waitPosts(t, h, "served", 1)
+	if s := h.Sim.Sent(); len(s) != 3 || s[2].Group != "testbot" || len(s[2].Attachments) != 1 {
+		t.Errorf("after the pause: %d sends, the last %+v; want the slot's picture in testbot", len(s), s[len(s)-1])
+	}
+}

@@ -21,7 +21,7 @@ type Known struct {
 var (
 	shedReasons    = []string{"budget_chat", "budget_attachments", "paused", "quiet", "cancelled"}
 	ignoredReasons = []string{"answer_in", "own_send", "owner_group", "not_admin", "admin_in_group", "off", "paused", "sender_too_long", "frame_too_big"}
-	postOutcomes   = []string{telemetry.OutcomeServed, telemetry.OutcomeShed, telemetry.OutcomeError, telemetry.OutcomeDropped, "skipped", "unrecorded"}
+	postOutcomes   = []string{telemetry.OutcomeServed, telemetry.OutcomeShed, telemetry.OutcomeError, telemetry.OutcomeDropped, "skipped", "paused", "unrecorded"}
 	replyOutcomes  = []string{telemetry.OutcomeServed, telemetry.OutcomeCooldown, telemetry.OutcomeNotHere, telemetry.OutcomeShed, telemetry.OutcomeError}
 	sendKinds      = []string{"rate_limited", "bad_request", "unavailable", "timeout", "other"}
 	upstreamKinds  = []string{"timeout", "status", "bad_json", "too_big", "not_image", "no_images", "other"}
