@@ -23,7 +23,7 @@ func newScheduler(cfg config.Config, clock schedule.Clock, p botParts, reg *comm
 	s, err := schedule.New(cfg.Schedule, schedule.Deps{
 		Store: p.state.store, Clock: clock, Count: p.metrics.ScheduledPost, Log: p.log,
 		PausedUntil: b.Changes().PausedUntil, // !bot pauza holds the posts too
-		Check: func(sl schedule.Slot) (schedule.Slot, error) { return checkSlot(sl, groups, reg) },
+		Check:       func(sl schedule.Slot) (schedule.Slot, error) { return checkSlot(sl, groups, reg) },
 		Post: func(ctx context.Context, po schedule.Post) {
 			_, _ = intake.Post(ctx, bot.Post{ // a refusal is counted and logged there
 				Slot: po.Slot.String(), Alias: po.Slot.Chat, GroupID: groups.ID(po.Slot.Chat), Command: po.Slot.Command,
