@@ -157,9 +157,10 @@ func inheritedListener() (net.Listener, error) {
 	return ln, nil
 }
 
-// newLogger is the bot's structured log on w, from level up.
+// newLogger is the bot's structured log on w, from level up, each line at
+// most telemetry.MaxLogLine bytes.
 func newLogger(w io.Writer, level slog.Level) *slog.Logger {
-	return slog.New(telemetry.NewLogHandler(slog.NewTextHandler(w, &slog.HandlerOptions{Level: level})))
+	return slog.New(telemetry.NewLogHandler(slog.NewTextHandler(telemetry.CapLines(w), &slog.HandlerOptions{Level: level})))
 }
 
 // stopOnSignal returns a context that ends at the first SIGTERM, SIGINT or

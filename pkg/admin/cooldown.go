@@ -15,12 +15,12 @@ const keyCooldown key = "bot.cooldown" // %[1]s: the command, %[2]s: the cooldow
 func cooldownTexts() phrases {
 	return phrases{
 		"pl": {
-			usageKey("cooldown"): "!bot cooldown <komenda> <czas> — np. !bot cooldown kot 1m (0s: bez)",
-			keyCooldown:          "!%[1]s: co %[2]s (środowisko: %[3]s).",
+			usageKey("cooldown"): "• !bot cooldown <komenda> <czas> — np. !bot cooldown kot 1m (0s: bez)",
+			keyCooldown:          "Komenda !%[1]s: co %[2]s (środowisko: %[3]s).",
 		},
 		"en": {
-			usageKey("cooldown"): "!bot cooldown <command> <duration> — e.g. !bot cooldown kot 1m (0s: none)",
-			keyCooldown:          "!%[1]s: every %[2]s (environment: %[3]s).",
+			usageKey("cooldown"): "• !bot cooldown <command> <duration> — e.g. !bot cooldown kot 1m (0s: none)",
+			keyCooldown:          "Command !%[1]s: every %[2]s (environment: %[3]s).",
 		},
 	}
 }

@@ -9,15 +9,15 @@ const (
 
 func offTexts() phrases {
 	return phrases{
-		"pl": {usageKey("off"): "!bot off <komenda> — wyłącza komendę", keyOff: "!%[1]s wyłączona."},
-		"en": {usageKey("off"): "!bot off <command> — switches the command off", keyOff: "!%[1]s switched off."},
+		"pl": {usageKey("off"): "• !bot off <komenda> — wyłącza komendę", keyOff: "Komenda !%[1]s wyłączona."},
+		"en": {usageKey("off"): "• !bot off <command> — switches the command off", keyOff: "Command !%[1]s switched off."},
 	}
 }
 
 func onTexts() phrases {
 	return phrases{
-		"pl": {usageKey("on"): "!bot on <komenda> — włącza ją z powrotem", keyOn: "!%[1]s włączona."},
-		"en": {usageKey("on"): "!bot on <command> — switches it back on", keyOn: "!%[1]s switched on."},
+		"pl": {usageKey("on"): "• !bot on <komenda> — włącza ją z powrotem", keyOn: "Komenda !%[1]s włączona."},
+		"en": {usageKey("on"): "• !bot on <command> — switches it back on", keyOn: "Command !%[1]s switched on."},
 	}
 }
 

@@ -16,12 +16,12 @@ const (
 func pauseTexts() phrases {
 	return phrases{
 		"pl": {
-			usageKey("pauza"): "!bot pauza <czas> — bot milczy przez ten czas (0s: koniec pauzy)",
+			usageKey("pauza"): "• !bot pauza <czas> — bot milczy przez ten czas (0s: koniec pauzy)",
 			keyPaused:         "Pauza do %[1]s: do tego czasu odpowiadam tylko na !bot.",
 			keyUnpaused:       "Koniec pauzy.",
 		},
 		"en": {
-			usageKey("pauza"): "!bot pauza <duration> — the bot stays silent that long (0s: end the pause)",
+			usageKey("pauza"): "• !bot pauza <duration> — the bot stays silent that long (0s: end the pause)",
 			keyPaused:         "Paused until %[1]s: until then I answer only !bot.",
 			keyUnpaused:       "Pause over.",
 		},

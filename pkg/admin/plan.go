@@ -52,7 +52,7 @@ const (
 func planTexts() phrases {
 	return phrases{
 		"pl": {
-			usageKey("plan"): "!bot plan [<plan>] — posty o stałych porach: pokazuje plan albo go zastępuje, np. !bot plan rodzina=kot@08:00,testbot=cat@12:30 (-: żadnych)",
+			usageKey("plan"): "• !bot plan [<plan>] — posty o stałych porach: pokazuje plan albo go zastępuje, np. !bot plan rodzina=kot@08:00,testbot=cat@12:30 (-: żadnych)",
 			keyPlan:          "Plan postów: %[1]s (%[2]s).",
 			keyPlanChat:      "ustawiony w czacie, !bot reset wraca do SCHEDULE",
 			keyPlanEnv:       "z SCHEDULE",
@@ -62,7 +62,7 @@ func planTexts() phrases {
 			keySchedule:      "najbliższe posty: %[1]s",
 		},
 		"en": {
-			usageKey("plan"): "!bot plan [<plan>] — scheduled posts: shows the plan or replaces it, e.g. !bot plan rodzina=kot@08:00,testbot=cat@12:30 (-: none)",
+			usageKey("plan"): "• !bot plan [<plan>] — scheduled posts: shows the plan or replaces it, e.g. !bot plan rodzina=kot@08:00,testbot=cat@12:30 (-: none)",
 			keyPlan:          "Scheduled posts: %[1]s (%[2]s).",
 			keyPlanChat:      "set in chat, !bot reset goes back to SCHEDULE",
 			keyPlanEnv:       "from SCHEDULE",

@@ -10,11 +10,11 @@ const keyReset key = "bot.reset"
 func resetTexts() phrases {
 	return phrases{
 		"pl": {
-			usageKey("reset"): "!bot reset — usuwa zmiany z czatu (także plan postów), wracają ustawienia ze środowiska",
+			usageKey("reset"): "• !bot reset — usuwa zmiany z czatu (także plan postów), wracają ustawienia ze środowiska",
 			keyReset:          "Zmiany z czatu usunięte: obowiązują ustawienia ze środowiska.",
 		},
 		"en": {
-			usageKey("reset"): "!bot reset — drops the changes made in chat (the plan of posts too), the environment's settings apply again",
+			usageKey("reset"): "• !bot reset — drops the changes made in chat (the plan of posts too), the environment's settings apply again",
 			keyReset:          "Changes made in chat dropped: the environment's settings apply.",
 		},
 	}

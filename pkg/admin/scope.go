@@ -15,14 +15,14 @@ const (
 func scopeTexts() phrases {
 	return phrases{
 		"pl": {
-			usageKey("scope"): "!bot scope <komenda> <zakres> — *, direct, groups lub alias grupy, łączone |",
+			usageKey("scope"): "• !bot scope <komenda> <zakres> — *, direct, groups lub alias grupy, łączone |",
 			keyBadScope:       "Zły zakres: %[1]s.",
-			keyScope:          "!%[1]s działa teraz w: %[2]s.",
+			keyScope:          "Komenda !%[1]s działa teraz w: %[2]s.",
 		},
 		"en": {
-			usageKey("scope"): "!bot scope <command> <scope> — *, direct, groups or a group alias, joined with |",
+			usageKey("scope"): "• !bot scope <command> <scope> — *, direct, groups or a group alias, joined with |",
 			keyBadScope:       "Bad scope: %[1]s.",
-			keyScope:          "!%[1]s now works in: %[2]s.",
+			keyScope:          "Command !%[1]s now works in: %[2]s.",
 		},
 	}
 }

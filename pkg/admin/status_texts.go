@@ -22,7 +22,7 @@ const (
 func statusTexts() phrases {
 	return phrases{
 		"pl": {
-			usageKey("status"):  "!bot status — stan bota",
+			usageKey("status"):  "• !bot status — stan bota",
 			keyStatusVersion:    "signal-bot %[1]s, działa od %[2]s",
 			keyStatusReceive:    "odbiór: %[1]s, %[2]s, ostatnia wiadomość: %[3]s",
 			keyStatusUp:         "połączony",
@@ -40,7 +40,7 @@ func statusTexts() phrases {
 			keyStatusChanges:    "zmiany z czatu: %[1]s",
 		},
 		"en": {
-			usageKey("status"):  "!bot status — the bot's state",
+			usageKey("status"):  "• !bot status — the bot's state",
 			keyStatusVersion:    "signal-bot %[1]s, up for %[2]s",
 			keyStatusReceive:    "receiving: %[1]s, %[2]s, last message: %[3]s",
 			keyStatusUp:         "connected",

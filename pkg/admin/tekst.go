@@ -28,7 +28,7 @@ const (
 func textTexts() phrases {
 	return phrases{
 		"pl": {
-			usageKey("tekst"): "!bot tekst <nazwa> <tekst…> — komenda !<nazwa> odpowiada tym tekstem (alias: text); !bot tekst <nazwa> - usuwa ją; !bot tekst: lista",
+			usageKey("tekst"): "• !bot tekst <nazwa> <tekst…> — komenda !<nazwa> odpowiada tym tekstem (alias: text); !bot tekst <nazwa> - usuwa ją; !bot tekst: lista",
 			keyTextSaved:      "Komenda !%[1]s zapisana.",
 			keyTextReplaced:   "Komenda !%[1]s zmieniona.",
 			keyTextRemoved:    "Komenda !%[1]s usunięta.",
@@ -42,7 +42,7 @@ func textTexts() phrases {
 			keyTextOff:        "Komendy tekstowe nie działają w tym bocie.",
 		},
 		"en": {
-			usageKey("tekst"): "!bot text <name> <text…> — the command !<name> answers that text (alias: tekst); !bot text <name> - removes it; !bot text: the list",
+			usageKey("tekst"): "• !bot text <name> <text…> — the command !<name> answers that text (alias: tekst); !bot text <name> - removes it; !bot text: the list",
 			keyTextSaved:      "Command !%[1]s saved.",
 			keyTextReplaced:   "Command !%[1]s changed.",
 			keyTextRemoved:    "Command !%[1]s removed.",

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"signal-bot/pkg/activation"
+	"signal-bot/pkg/botest"
 	"signal-bot/pkg/sim"
 )
 
@@ -29,7 +30,7 @@ import (
 func testActivationKeepsPosts(t *testing.T, bin string) {
 	const before, down = 5, 50
 	w := newWorld(t, sim.Config{Lossless: true})
-	w.env["RECEIVE_MODE"] = "webhook"
+	w.env["RECEIVE_MODE"], w.env["WEBHOOK_TOKEN"] = "webhook", botest.WebhookToken
 	lines := captureLines(t, w.sim, down, func(i int) string { return fmt.Sprintf("+4876100%04d", i) })
 
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -43,7 +44,7 @@ func testActivationKeepsPosts(t *testing.T, bin string) {
 	}
 	defer f.Close()
 	addr := ln.Addr().String()
-	if err := w.sim.SetWebhookURL("http://" + addr + "/_webhook"); err != nil {
+	if err := w.sim.SetWebhookURL(webhookURL(addr)); err != nil {
 		t.Fatal(err)
 	}
 
@@ -74,7 +75,7 @@ func testActivationKeepsPosts(t *testing.T, bin string) {
 	defer posts.Wait() // before the deferred Closes: a failed test resets the queued connections
 	for i, line := range lines {
 		posts.Go(func() {
-			res, err := client.Post("http://"+addr+"/_webhook", "application/json", bytes.NewReader(line))
+			res, err := client.Post(webhookURL(addr), "application/json", bytes.NewReader(line))
 			if err != nil {
 				t.Errorf("POST %d: %v", i, err)
 				return

@@ -18,6 +18,7 @@ import (
 	"signal-bot/pkg/owncmds"
 	"signal-bot/pkg/schedule"
 	"signal-bot/pkg/signalapi"
+	"signal-bot/pkg/store"
 	"signal-bot/pkg/telemetry"
 )
 
@@ -50,6 +51,7 @@ type App struct {
 	bot    *bot.Bot
 	intake *bot.Intake
 	sched  *schedule.Scheduler // SCHEDULE's posts
+	store  *store.Store        // pruned every store.PruneEvery (prune.go)
 	left   []journal.Entry     // what the last process left in the journal, replayed by Run
 	http   *http.Server
 	ln     net.Listener
@@ -133,6 +135,7 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 	}
 	a.bot.LearnSelf(listed)
 	g.intake, g.api, g.pictures, g.gate = a.intake, a.api, pics, p.safety.gate
+	a.store = p.state.store
 	if a.sched, err = newScheduler(cfg, o.Clock, p, reg, a.intake); err != nil {
 		return nil, err
 	}
@@ -171,6 +174,7 @@ func (a *App) Run(ctx context.Context) error {
 	recvDone := a.loop(ctx, "receive", a.receive)
 	membersDone := a.loop(ctx, "members", a.keepMembers)
 	schedDone := a.loop(ctx, "schedule", a.sched.Run)
+	pruneDone := a.loop(ctx, "prune", a.prune)
 	var err error
 	select {
 	case <-ctx.Done():
@@ -182,6 +186,7 @@ func (a *App) Run(ctx context.Context) error {
 	<-recvDone
 	<-membersDone
 	<-schedDone // no post is handed to the intake after it closes
+	<-pruneDone
 	sctx, cancel := context.WithTimeout(context.Background(), a.cfg.Pipeline.ShutdownTimeout)
 	defer cancel()
 	if a.hook != nil {

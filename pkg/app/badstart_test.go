@@ -15,7 +15,8 @@ import (
 // testBadSecrets runs the bot with settings it must refuse at start (issue
 // 11): the example's token, a short token, and SIGNAL_NUMBER without
 // SIGNAL_API_URL (which used to start the sandbox on the production
-// STATE_PATH). Each exits 2 with one line naming the variable.
+// STATE_PATH), and webhook mode without WEBHOOK_TOKEN while a frame can carry
+// power (issue 33). Each exits 2 with one line naming the variable.
 func testBadSecrets(t *testing.T, bin string) {
 	tests := []struct {
 		name     string
@@ -26,6 +27,10 @@ func testBadSecrets(t *testing.T, bin string) {
 		{"a 10-character selftest token", []string{"SELFTEST_TOKEN=0123456789"}, "SELFTEST_TOKEN must be at least 32 characters"},
 		{"a 10-character webhook token", []string{"WEBHOOK_TOKEN=0123456789"}, "WEBHOOK_TOKEN must be at least 32 characters"},
 		{"a number without the REST API", []string{"SIGNAL_NUMBER=+48500000001"}, "SIGNAL_API_URL is required with SIGNAL_NUMBER"},
+		{"an open webhook while the owner's frames carry power", []string{"RECEIVE_MODE=webhook", "SIGNAL_API_URL=http://127.0.0.1:1", "SIGNAL_NUMBER=+48500000001"},
+			"WEBHOOK_TOKEN is required with RECEIVE_MODE=webhook when OWNER_COMMANDS=on"},
+		{"an open webhook while ADMINS is set", []string{"RECEIVE_MODE=webhook", "SIGNAL_API_URL=http://127.0.0.1:1", "SIGNAL_NUMBER=+48500000001", "ADMINS=+48500000002", "OWNER_COMMANDS=off"},
+			"WEBHOOK_TOKEN is required with RECEIVE_MODE=webhook when ADMINS is set"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -54,6 +54,7 @@ func newBot(cfg config.Config, p botParts) (*bot.Bot, *bot.Intake, *commands.Reg
 	if err != nil {
 		return nil, nil, nil, err
 	}
+	p.metrics.StartAtZero(knownLabels(cfg, reg))
 	own, err := bot.LoadOwnSends(p.state.store, time.Now())
 	if err != nil {
 		return nil, nil, nil, err
@@ -74,4 +75,17 @@ func newBot(cfg config.Config, p botParts) (*bot.Bot, *bot.Intake, *commands.Reg
 		return nil, nil, nil, fmt.Errorf("health metrics: %w", err)
 	}
 	return b, bot.NewIntake(b, p.state.journal, cfg.Pipeline.Config), reg, nil
+}
+
+// knownLabels are the label values of the counters that depend on this
+// build: the registry's commands, and those with a picture pool.
+func knownLabels(cfg config.Config, reg *commands.Registry) metrics.Known {
+	var k metrics.Known
+	for _, c := range reg.All() {
+		k.Commands = append(k.Commands, c.Name)
+		if cfg.Pictures.PoolSize(c.Name) > 0 {
+			k.Pools = append(k.Pools, c.Name)
+		}
+	}
+	return k
 }

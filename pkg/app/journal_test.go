@@ -12,6 +12,7 @@ import (
 
 	dto "github.com/prometheus/client_model/go"
 
+	"signal-bot/pkg/botest"
 	"signal-bot/pkg/journal"
 	"signal-bot/pkg/sim"
 	"signal-bot/pkg/store"
@@ -304,7 +305,7 @@ func testDuplicateAfterRestart(t *testing.T, bin string) {
 func testWebhookAnswerIsDurable(t *testing.T, bin string) {
 	const who = "+48783000001"
 	w := newWorld(t, sim.Config{Lossless: true, Latency: sim.Latency{Send: time.Hour}}) // no send finishes
-	w.env["RECEIVE_MODE"], w.env["STATE_COMMIT_INTERVAL"] = "webhook", "1m"
+	w.env["RECEIVE_MODE"], w.env["STATE_COMMIT_INTERVAL"], w.env["WEBHOOK_TOKEN"] = "webhook", "1m", botest.WebhookToken
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -312,7 +313,7 @@ func testWebhookAnswerIsDurable(t *testing.T, bin string) {
 	addr := ln.Addr().String()
 	ln.Close()
 	w.env["HTTP_ADDR"] = addr
-	if err := w.sim.SetWebhookURL("http://" + addr + "/_webhook"); err != nil {
+	if err := w.sim.SetWebhookURL(webhookURL(addr)); err != nil {
 		t.Fatal(err)
 	}
 	p := startBot(t, bin, w.env)

@@ -61,6 +61,7 @@ func TestProcess(t *testing.T) {
 	t.Run("a second bot on the same state file is refused", func(t *testing.T) { testSecondBotRefused(t, bin) })
 	t.Run("SIGHUP drains like SIGTERM", func(t *testing.T) { testSighupDrains(t, bin) })
 	t.Run("kill -9 right after !bot confirmed a change keeps it", func(t *testing.T) { testAdminChangeSurvivesKill(t, bin) })
+	t.Run("one-off senders' records are pruned at start", func(t *testing.T) { testOneOffSenders(t, bin) })
 }
 
 // buildBot builds ./cmd/signal-bot into a temporary folder.

@@ -1,8 +1,11 @@
 package app_test
 
 import (
+	"strings"
 	"testing"
+	"unicode/utf8"
 
+	"signal-bot/pkg/bot"
 	"signal-bot/pkg/botest"
 	"signal-bot/pkg/signalid"
 	"signal-bot/pkg/sim"
@@ -82,5 +85,21 @@ func TestSelftestReplyQuotesByUUID(t *testing.T) {
 	got := h.WaitSent(1)[0]
 	if got.QuoteTimestamp == 0 || !signalid.IsUUID(got.QuoteAuthor) {
 		t.Errorf("quote = %d %q; want the selftest frame's, by uuid", got.QuoteTimestamp, got.QuoteAuthor)
+	}
+}
+
+// A long message's reply quotes at most bot.MaxQuoteBytes of it, cut on a
+// character boundary and marked: a 1 MB "!pomoc żżż…" (two bytes a
+// character, so a byte cut would split one) is not sent back whole.
+func TestQuoteBounded(t *testing.T) {
+	h := botest.New(t, sim.Config{Lossless: true}, nil)
+	h.Start()
+	text := "!pomoc " + strings.Repeat("ż", 500_000)
+	h.Say(alice, "testbot", text)
+	q := h.WaitSent(1)[0].QuoteMessage
+	if len(q) > bot.MaxQuoteBytes+len(bot.QuoteCut) || !utf8.ValidString(q) ||
+		!strings.HasSuffix(q, bot.QuoteCut) || !strings.HasPrefix(text, strings.TrimSuffix(q, bot.QuoteCut)) {
+		t.Errorf("quote of a %d-byte message: %d bytes, valid UTF-8 %v, %.40q…; want at most %d, a prefix cut on a character, ending %q",
+			len(text), len(q), utf8.ValidString(q), q, bot.MaxQuoteBytes+len(bot.QuoteCut), bot.QuoteCut)
 	}
 }

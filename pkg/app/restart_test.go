@@ -31,7 +31,7 @@ func testRestartUnderTraffic(t *testing.T, bin string) {
 			simLog := &botest.SyncBuffer{}
 			w := newWorld(t, sim.Config{Lossless: true, Latency: sim.Latency{Send: 10 * time.Millisecond},
 				Logger: slog.New(slog.NewTextHandler(simLog, &slog.HandlerOptions{Level: slog.LevelWarn}))})
-			w.env["RECEIVE_MODE"] = "webhook"
+			w.env["RECEIVE_MODE"], w.env["WEBHOOK_TOKEN"] = "webhook", botest.WebhookToken
 			// Only what a restart costs in production: no flush of every span of
 			// the run at exit (newWorld's batch schedule keeps them all until then),
 			// no picture pools to stop, and no second the race detector waits at
@@ -56,7 +56,7 @@ func testRestartUnderTraffic(t *testing.T, bin string) {
 				ln.Close() // the bot listens on this address itself, each process anew
 				w.env["HTTP_ADDR"] = addr
 			}
-			if err := w.sim.SetWebhookURL("http://" + addr + "/_webhook"); err != nil {
+			if err := w.sim.SetWebhookURL(webhookURL(addr)); err != nil {
 				t.Fatal(err)
 			}
 			p := start()

@@ -23,7 +23,8 @@ func newScheduler(cfg config.Config, clock schedule.Clock, p botParts, reg *comm
 	groups := p.safety.groups
 	s, err := schedule.New(cfg.Schedule, schedule.Deps{
 		Store: p.state.store, Clock: clock, Count: p.metrics.ScheduledPost, Log: p.log,
-		Check: func(sl schedule.Slot) (schedule.Slot, error) { return checkSlot(sl, groups, reg) },
+		PausedUntil: p.changes.PausedUntil, // !bot pauza holds the posts too
+		Check:       func(sl schedule.Slot) (schedule.Slot, error) { return checkSlot(sl, groups, reg) },
 		Post: func(ctx context.Context, po schedule.Post) {
 			_, _ = intake.Post(ctx, bot.Post{ // a refusal is counted and logged there
 				Slot: po.Slot.String(), Alias: po.Slot.Chat, GroupID: groups.ID(po.Slot.Chat), Command: po.Slot.Command,
@@ -34,16 +35,22 @@ func newScheduler(cfg config.Config, clock schedule.Clock, p botParts, reg *comm
 		return nil, err
 	}
 	if next := s.Next(); len(next) > 0 {
-		at := make([]string, len(next))
-		for i, d := range next {
+		shown := next[:min(len(next), logSlots)]
+		at := make([]string, len(shown))
+		for i, d := range shown {
 			at[i] = d.Slot.String() + " next " + d.At.Format("2006-01-02 15:04 MST")
 		}
 		_, fromChat := s.Plan()
-		p.log.Info("scheduled posts", "slots", strings.Join(at, "; "), "zone", s.Location().String(),
-			"grace", cfg.Schedule.Grace, "set_in_chat", fromChat)
+		p.log.Info("scheduled posts", "slots", len(next), "next", strings.Join(at, "; "), "more", len(next)-len(shown),
+			"zone", s.Location().String(), "grace", cfg.Schedule.Grace, "set_in_chat", fromChat)
 	}
 	return s, nil
 }
+
+// logSlots is how many of the plan's next slots the start's line names: a
+// plan may hold thousands (5,760 made a 260,752-byte line), and !bot plan
+// and !bot status show them.
+const logSlots = 10
 
 // checkSlot resolves a slot's chat against the configured groups and its
 // command (or alias) to the command's name.

@@ -52,7 +52,7 @@ func TestScheduleProcess(t *testing.T) {
 	p.stop(t, syscall.SIGKILL)
 	// Restarted in the same minute: the slot is done; its next time is tomorrow.
 	p = startAsBot(t, w.env, local("2026-12-02 08:00:05"))
-	if !strings.Contains(p.stderr.String(), `slots="testbot=kot@08:00 next 2026-12-03 08:00 CET"`) {
+	if !strings.Contains(p.stderr.String(), `next="testbot=kot@08:00 next 2026-12-03 08:00 CET"`) {
 		t.Errorf("after kill -9 the restarted bot does not have the slot done:\n%s", p.stderr)
 	}
 	p.stop(t, syscall.SIGTERM)

@@ -1,6 +1,7 @@
 package app_test
 
 import (
+	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"signal-bot/pkg/commands"
 	"signal-bot/pkg/schedule"
 	"signal-bot/pkg/sim"
+	"signal-bot/pkg/telemetry"
 )
 
 // Scheduled posts (SCHEDULE) against the simulator, in-process, on a clock
@@ -218,5 +220,68 @@ func TestScheduledPostPanics(t *testing.T) {
 	h.Say(sim.DefaultSender, "testbot", "!pomoc")
 	if sent := h.WaitSent(1); len(sent) != 1 || !strings.Contains(sent[0].Message, "!pomoc") {
 		t.Errorf("after the panic: %+v; want the !pomoc reply alone", sent)
+	}
+}
+
+// An admin's !bot pauza holds the scheduled posts too: a slot due inside
+// the pause is not posted, but counted (outcome paused) and logged; after
+// the pause the next day's slot is posted.
+func TestScheduledPostHeldByPause(t *testing.T) {
+	h, clock := scheduledBot(t, "2026-12-02 07:59:57", map[string]string{"ADMINS": "ala=" + admin})
+	h.Start()
+	armed(t, clock)
+	if got := ask(t, h, admin, "", "!bot pauza 1h"); !strings.Contains(got.Message, "Pauza do ") {
+		t.Fatalf("!bot pauza 1h: %q", got.Message)
+	}
+	clock.Set(utc("2026-12-02 08:00:00"))
+	waitPosts(t, h, "paused", 1)
+	waitLog(t, h, "scheduled post skipped: due inside an admin's pause")
+	if n := len(h.Sim.Sent()); n != 1 {
+		t.Errorf("%d sends; want only the pause's confirmation, no post", n)
+	}
+	if got := ask(t, h, admin, "", "!bot pauza 0s"); !strings.Contains(got.Message, "Koniec pauzy") {
+		t.Fatalf("!bot pauza 0s: %q", got.Message)
+	}
+	armed(t, clock)
+	clock.Set(utc("2026-12-03 08:00:00"))
+	waitPosts(t, h, "served", 1)
+	if s := h.Sim.Sent(); len(s) != 3 || s[2].Group != "testbot" || len(s[2].Attachments) != 1 {
+		t.Errorf("after the pause: %d sends, the last %+v; want the slot's picture in testbot", len(s), s[len(s)-1])
+	}
+}
+
+// plan5760 is the densest plan one group takes: each of the four commands
+// at every minute of the day.
+func plan5760() string {
+	var b strings.Builder
+	for _, cmd := range []string{"pomoc", "ja", "cat", "kot"} {
+		for m := range 24 * 60 {
+			if b.Len() > 0 {
+				b.WriteByte(',')
+			}
+			fmt.Fprintf(&b, "testbot=%s@%02d:%02d", cmd, m/60, m%60)
+		}
+	}
+	return b.String()
+}
+
+// A 5,760-slot plan is logged at start as a count and its first ten slots,
+// not as one 260,752-byte line; no line the start logs reaches
+// telemetry.MaxLogLine.
+func TestScheduleStartLineBounded(t *testing.T) {
+	h, _ := scheduledBot(t, "2026-12-02 07:59:57", map[string]string{"SCHEDULE": plan5760()})
+	h.Start()
+	var line string
+	for _, l := range strings.Split(h.Logs.String(), "\n") {
+		if len(l) >= telemetry.MaxLogLine {
+			t.Errorf("a start line of %d bytes: %.120s…", len(l), l)
+		}
+		if strings.Contains(l, `msg="scheduled posts"`) {
+			line = l
+		}
+	}
+	if len(line) > 2048 || !strings.Contains(line, "slots=5760 ") || !strings.Contains(line, "more=5750 ") ||
+		!strings.Contains(line, "testbot=cat@08:00 next 2026-12-02 08:00 UTC") {
+		t.Errorf("the plan's line (%d bytes): %s; want the count, the next ten from 08:00 and how many more, within 2 KiB", len(line), line)
 	}
 }

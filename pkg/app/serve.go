@@ -90,6 +90,9 @@ func (a *App) receiver(srv http.Handler, base http.RoundTripper, sandbox bool) h
 	a.hook = signalapi.NewWebhook(a.intake, signalapi.WebhookConfig{Token: a.cfg.Signal.WebhookToken, ReadBytes: a.cfg.Signal.WebhookReadBytes}, a.log)
 	h := httpapi.MountWebhook(a.cfg.Signal.WebhookPath, a.hook, srv)
 	a.log.Info("receiving by webhook: set RECEIVE_WEBHOOK_URL on the REST API", "path", a.cfg.Signal.WebhookPath)
+	if a.cfg.Signal.WebhookToken == "" { // config refuses this while a frame can carry power
+		a.log.Warn("webhook without WEBHOOK_TOKEN: any process that reaches it can post frames as anyone; none can carry power (ADMINS unset, OWNER_COMMANDS=off)", "path", a.cfg.Signal.WebhookPath)
+	}
 	return h
 }
 
@@ -135,6 +138,7 @@ func (a *App) serve(addr string, passed net.Listener, p botParts, t transports, 
 		Pipeline: a.intake, OwnTime: own, Connected: a.connected, Bot: a.bot, Changes: p.changes, Groups: a.groups, Registry: reg,
 		Account: a.cfg.Signal.Number, Log: a.log, Metrics: p.metrics.Handler(),
 		State: p.state.store.Stats, Journal: p.state.journal.Stats, Heard: a.intake.Heard, Webhook: a.webhookStats,
+		Sandbox: sandbox,
 	}, t.base, sandbox)
 	if err != nil {
 		return err

@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"testing"
 
+	"signal-bot/pkg/botest"
 	"signal-bot/pkg/sim"
 )
 
@@ -39,11 +40,17 @@ func webhookWorld(t *testing.T) *world {
 	}
 	addr := ln.Addr().String()
 	ln.Close()
-	w.env["RECEIVE_MODE"], w.env["HTTP_ADDR"] = "webhook", addr
-	if err := w.sim.SetWebhookURL("http://" + addr + "/_webhook"); err != nil {
+	w.env["RECEIVE_MODE"], w.env["HTTP_ADDR"], w.env["WEBHOOK_TOKEN"] = "webhook", addr, botest.WebhookToken
+	if err := w.sim.SetWebhookURL(webhookURL(addr)); err != nil {
 		t.Fatal(err)
 	}
 	return w
+}
+
+// webhookURL is the webhook a process bot at addr serves, with the token
+// webhookWorld and the other process tests give it (botest.WebhookToken).
+func webhookURL(addr string) string {
+	return "http://" + addr + "/_webhook?token=" + botest.WebhookToken
 }
 
 // fill writes zeros to path until its filesystem is full.
@@ -186,7 +193,7 @@ func floodRound(t *testing.T, url, account string, round, posts int, pad []byte,
 	for i := range posts {
 		wg.Go(func() {
 			body, n := floodBody(fmt.Sprintf("+4878500%04d", i), account, int64(round*posts+i+1), pad)
-			req, err := http.NewRequest(http.MethodPost, url+"/_webhook", body)
+			req, err := http.NewRequest(http.MethodPost, url+"/_webhook?token="+botest.WebhookToken, body)
 			if err != nil {
 				t.Error(err)
 				return

@@ -3,6 +3,7 @@ package app_test
 import (
 	"context"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"os"
@@ -265,7 +266,7 @@ func TestWebhookDeclinedFramesAre200(t *testing.T) {
 	for i := range posts {
 		line := fmt.Sprintf(`{"jsonrpc":"2.0","method":"receive","params":{"envelope":{"source":%q,"sourceNumber":%q,"timestamp":%d,"dataMessage":{"timestamp":%d,"message":"!pomoc"}},"account":%q}}`,
 			alice, alice, 100+i, 100+i, h.Sim.Number())
-		if got := postWebhook(t, h, "", line); got != http.StatusOK {
+		if got := postWebhook(t, h, "?token="+botest.WebhookToken, line); got != http.StatusOK {
 			t.Errorf("POST %d = %d; want 200", i, got)
 		}
 	}
@@ -277,5 +278,45 @@ func TestWebhookDeclinedFramesAre200(t *testing.T) {
 	h.WaitSent(posts - int(dropped))
 	if n := strings.Count(h.Logs.String(), "frame dropped"); n != 1 {
 		t.Errorf("%d lines for %v drops; want 1 (a line a minute)", n, dropped)
+	}
+}
+
+// 10,000 bodies that are no JSON-RPC receive line (a local process posting
+// garbage) are each answered 400 and counted, and logged in one line, not
+// 10,000: a line a minute with the count, as the other refusals.
+func TestWebhookBadBodiesOneLine(t *testing.T) {
+	const bodies = 10_000
+	h := botest.New(t, sim.Config{}, nil)
+	h.StartWebhook()
+	url := h.URL() + "/_webhook?token=" + botest.WebhookToken
+	client := &http.Client{}
+	defer client.CloseIdleConnections()
+	for i := range bodies {
+		body := "not json " + strconv.Itoa(i)
+		if i%2 == 1 { // a bare frame, no JSON-RPC line
+			body = fmt.Sprintf(`{"envelope":{"source":%q,"timestamp":%d,"dataMessage":{"message":"!pomoc"}}}`, alice, i)
+		}
+		res, err := client.Post(url, "application/json", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _ = io.Copy(io.Discard, res.Body)
+		res.Body.Close()
+		if res.StatusCode != http.StatusBadRequest {
+			t.Fatalf("body %d: %d; want 400", i, res.StatusCode)
+		}
+	}
+	if n := strings.Count(h.Logs.String(), "webhook body skipped"); n != 1 {
+		t.Errorf("%d log lines for %d bad bodies; want 1", n, bodies)
+	}
+	if got := value(scrape(t, h), "signal_bot_webhook_bad_bodies_total", nil); got != bodies {
+		t.Errorf("signal_bot_webhook_bad_bodies_total = %v; want %d", got, bodies)
+	}
+	if w, _ := h.Health()["webhook"].(map[string]any); w["bad"] != float64(bodies) {
+		t.Errorf("/healthz webhook = %v; want bad %d", w, bodies)
+	}
+	h.Say(alice, "", "!pomoc")
+	if s := h.WaitSent(1)[0]; s.Recipients[0] != alice {
+		t.Errorf("reply to %q; want alice", s.Recipients)
 	}
 }

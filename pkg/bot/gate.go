@@ -21,9 +21,16 @@ const shedCancelled = "cancelled"
 // gate lets a reply with attachments go to chat. It returns "" when the reply may be sent now, else why it is
 // shed; a shed reply has taken nothing from the budget.
 func (b *Bot) awaitSend(ctx context.Context, s *pipeline.Slot, chat string, attachments int) string {
+	_, reason := b.awaitTicket(ctx, s, chat, attachments)
+	return reason
+}
+
+// awaitTicket is awaitSend that also returns the ticket taken, for a reply
+// that takes its place in the budget before its command runs (prepaid.go).
+func (b *Bot) awaitTicket(ctx context.Context, s *pipeline.Slot, chat string, attachments int) (outbound.Ticket, string) {
 	t, reason := b.d.Gate.Reserve(chat, attachments, time.Now())
 	if reason != "" {
-		return reason
+		return t, reason
 	}
 	if d := time.Until(t.At); d > 0 {
 		ctx, span := b.tracer.Start(ctx, telemetry.SpanSendWait)
@@ -40,14 +47,14 @@ func (b *Bot) awaitSend(ctx context.Context, s *pipeline.Slot, chat string, atta
 		span.End()
 		if err != nil {
 			b.d.Gate.Cancel(t)
-			return shedCancelled
+			return t, shedCancelled
 		}
 	}
 	if !b.d.Gate.PausedUntil(time.Now()).IsZero() { // a 429 came while this reply waited
 		b.d.Gate.Cancel(t)
-		return outbound.ShedPaused
+		return t, outbound.ShedPaused
 	}
-	return ""
+	return t, ""
 }
 
 // shed counts a reply that is not sent, and logs it once per chat per minute.

@@ -9,6 +9,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"signal-bot/pkg/commands"
+	"signal-bot/pkg/outbound"
 	"signal-bot/pkg/pipeline"
 	"signal-bot/pkg/signalapi"
 	"signal-bot/pkg/store"
@@ -87,11 +88,12 @@ type work struct {
 	req     commands.Request
 	name    string // the command's name for spans and logs ("unknown" for a hint)
 	outcome string
-	reply   *commands.Reply // a fixed reply (hint, cooldown); nil: run the command
-	react   string          // a reaction instead of a reply (REACTIONS=on: ⏳ for a cooldown)
-	repeat  int64           // a 🔁 on the bot's picture sent at this timestamp asked; 0: a message did
-	silent  bool            // no reply at all: outcome says why
-	ref     store.Ref       // the message the use is for
+	reply   *commands.Reply  // a fixed reply (hint, cooldown); nil: run the command
+	react   string           // a reaction instead of a reply (REACTIONS=on: ⏳ for a cooldown)
+	repeat  int64            // a 🔁 on the bot's picture sent at this timestamp asked; 0: a message did
+	silent  bool             // no reply at all: outcome says why
+	ref     store.Ref        // the message the use is for
+	prepaid *outbound.Ticket // the reply's place in the budget, taken before Run (prepay); nil: send takes it
 }
 
 // Handle runs one message when it is its sender's turn, in the frame's task
@@ -244,6 +246,12 @@ func (b *Bot) handle(ctx context.Context, s *pipeline.Slot, w *work) string {
 	defer span.End()
 	if w.react != "" {
 		return b.react(ctx, s, span, w)
+	}
+	if w.reply == nil && w.req.Command != nil && w.req.Command.Pictures > 0 {
+		if reason := b.prepay(ctx, s, w); reason != "" {
+			b.shed(ctx, w, reason)
+			return telemetry.OutcomeShed
+		}
 	}
 	replied := b.showTyping(ctx, w)
 	defer replied()

@@ -1,6 +1,19 @@
 package bot
 
-import "signal-bot/pkg/signalapi"
+import (
+	"signal-bot/pkg/commands"
+	"signal-bot/pkg/signalapi"
+)
+
+// MaxQuoteBytes bounds the text a reply quotes: Signal's clients show a
+// quote as two or three lines of the message it answers, and take the
+// reply by the quote's timestamp and author, not its text. A longer text is
+// cut on a character boundary and ends with QuoteCut, so a 3 MB message is
+// never sent back in the quote of its answer.
+const MaxQuoteBytes = 256
+
+// QuoteCut ends a quote cut to MaxQuoteBytes.
+const QuoteCut = "…"
 
 // QuoteMode says which replies quote the message that asked (QUOTE_REPLIES).
 type QuoteMode int
@@ -32,7 +45,11 @@ func quoteOf(mode QuoteMode, in signalapi.Incoming) *signalapi.Quote {
 		return nil
 	}
 	if mode == QuoteAll || (mode == QuoteGroups && in.GroupID != "") {
-		return in.Quote()
+		q := in.Quote()
+		if len(q.Text) > MaxQuoteBytes {
+			q.Text = commands.Truncate(q.Text, MaxQuoteBytes) + QuoteCut
+		}
+		return q
 	}
 	return nil
 }

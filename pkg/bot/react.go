@@ -59,7 +59,13 @@ func (b *Bot) send(ctx context.Context, s *pipeline.Slot, span trace.Span, w *wo
 	for _, p := range reply.Pictures {
 		out.Attachments = append(out.Attachments, p.DataURI)
 	}
-	if reason := b.awaitSend(ctx, s, out.Recipient, len(out.Attachments)); reason != "" {
+	reason := ""
+	if w.prepaid != nil {
+		reason = b.prepaidTurn(w.prepaid)
+	} else {
+		reason = b.awaitSend(ctx, s, out.Recipient, len(out.Attachments))
+	}
+	if reason != "" {
 		b.shed(ctx, w, reason)
 		return telemetry.OutcomeShed
 	}

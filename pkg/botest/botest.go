@@ -159,13 +159,22 @@ func (h *Harness) Start() {
 	}
 }
 
-// StartWebhook starts the bot with RECEIVE_MODE=webhook and points the
-// simulator's RECEIVE_WEBHOOK_URL at the bot's webhook endpoint, which is
-// known only once the bot listens. Frames delivered before it returns go to
-// websocket clients only, of which there are none.
+// WebhookToken is the WEBHOOK_TOKEN StartWebhook sets when the test's env
+// sets none: the bot refuses webhook mode without one while a frame can
+// carry power (OWNER_COMMANDS=on, its default, or ADMINS).
+const WebhookToken = "botest-webhook-token-0123456789abcdef"
+
+// StartWebhook starts the bot with RECEIVE_MODE=webhook (and WebhookToken,
+// unless the env sets WEBHOOK_TOKEN, empty included) and points the
+// simulator's RECEIVE_WEBHOOK_URL at the bot's webhook endpoint, with the
+// token, which is known only once the bot listens. Frames delivered before
+// it returns go to websocket clients only, of which there are none.
 func (h *Harness) StartWebhook() {
 	h.T.Helper()
 	h.Env["RECEIVE_MODE"] = config.ReceiveWebhook
+	if _, set := h.Env["WEBHOOK_TOKEN"]; !set {
+		h.Env["WEBHOOK_TOKEN"] = WebhookToken
+	}
 	h.Start()
 	cfg, err := config.Load(context.Background(), envconfig.MapLookuper(h.Env))
 	if err != nil {

@@ -28,7 +28,7 @@ var ErrUpstream = errors.New("picture source failed")
 // PictureCommand is a command that answers with one picture from src.
 func PictureCommand(name string, aliases []string, ph Phrases, caption string, cooldown time.Duration, timeout time.Duration, src PictureSource) *Command {
 	return &Command{
-		Name: name, Aliases: aliases, Phrases: ph, Summary: ph["pl"][SummaryKey(name)], Cooldown: cooldown, Scope: Everywhere, Typing: true,
+		Name: name, Aliases: aliases, Phrases: ph, Summary: ph["pl"][SummaryKey(name)], Cooldown: cooldown, Scope: Everywhere, Typing: true, Pictures: 1,
 		Run: func(ctx context.Context, req Request) (Reply, error) {
 			ctx, cancel := context.WithTimeout(ctx, timeout)
 			defer cancel()

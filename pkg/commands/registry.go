@@ -70,6 +70,10 @@ type Command struct {
 	// in chat may be replaced or removed while the bot runs (Registry.Put,
 	// Registry.Remove).
 	Origin string
+	// Pictures is how many pictures its reply carries. The bot takes the
+	// reply's place in the outbound budget before Run, so a reply the budget
+	// sheds costs no picture (no upstream fetch, no pooled picture).
+	Pictures int
 }
 
 // The values of Command.Origin besides the built-ins' "".

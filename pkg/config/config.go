@@ -33,7 +33,7 @@ type Signal struct {
 	// ReceiveMode is how frames arrive; see docs/receive-modes.md.
 	ReceiveMode  string `env:"RECEIVE_MODE, default=websocket" help:"websocket (GET /v1/receive, loses bursts) or webhook (the REST API's RECEIVE_WEBHOOK_URL POSTs to WEBHOOK_PATH)"`
 	WebhookPath  string `env:"WEBHOOK_PATH, default=/_webhook" help:"path on HTTP_ADDR that takes the REST API's webhook POSTs (RECEIVE_MODE=webhook)"`
-	WebhookToken string `env:"WEBHOOK_TOKEN" help:"secret the webhook URL carries as ?token=…; required with RECEIVE_MODE=webhook when HTTP_ADDR is not loopback"`
+	WebhookToken string `env:"WEBHOOK_TOKEN" help:"secret the webhook URL carries as ?token=…; required with RECEIVE_MODE=webhook when HTTP_ADDR is not loopback, ADMINS is set or OWNER_COMMANDS=on"`
 	// WebhookReadBytes is the webhook's one budget in bytes for the bodies
 	// it reads and decodes at once (signalapi.WebhookConfig.ReadBytes).
 	WebhookReadBytes int64 `env:"WEBHOOK_READ_BYTES, default=16777216" help:"bytes of webhook bodies read and decoded at once (a POST reserves its Content-Length); a POST that does not fit is answered 503 at once, unread; at least 4 MiB (one body)"`
@@ -151,6 +151,7 @@ func (c Config) Validate() error {
 		c.Signal.Validate(), c.Pipeline.Validate(), c.Commands.Validate(), c.Upstreams.Validate(),
 		c.Pictures.Validate(), c.Server.Validate(), c.State.Validate(), c.Safety.Validate(), c.Bot.Validate(),
 		c.Admin.Validate(), c.Journal.Validate(), c.Schedule.Validate(), c.HTTPLimits.Validate(), c.Log.Validate(),
+		checkWebhookDoor(c.Signal, len(c.Admin.Admins), c.Bot.OwnerOn()), checkForget(c.State.ForgetAfter, c.Commands.Cooldowns),
 	)
 }
 

@@ -99,13 +99,14 @@ func TestSelftestErrors(t *testing.T) {
 }
 
 func TestOverride(t *testing.T) {
-	h := botest.New(t, sim.Config{Lossless: true}, map[string]string{"COOLDOWNS": "kot=1h"})
+	h := botest.New(t, sim.Config{Lossless: true}, map[string]string{"COOLDOWNS": "kot=1h", "SELFTEST_TOKEN": testToken})
 	h.Start()
 	url := h.URL() + "/_override"
 	tests := []struct {
 		name, method, body string
 		wantStatus         int
 	}{
+		{"no token", "PUT", `{"group":"testbot","command":"kot","ttl_s":60}`, 401},
 		{"set", "PUT", `{"group":"testbot","command":"kot","ttl_s":60}`, 200},
 		{"alias resolves", "PUT", `{"group":"testbot","command":"kitku","ttl_s":60}`, 200},
 		{"ttl too long", "PUT", `{"group":"testbot","command":"kot","ttl_s":86400}`, 400},
@@ -116,7 +117,11 @@ func TestOverride(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if status, m := do(t, tt.method, url, "", tt.body); status != tt.wantStatus {
+			token := testToken
+			if tt.name == "no token" {
+				token = ""
+			}
+			if status, m := do(t, tt.method, url, token, tt.body); status != tt.wantStatus {
 				t.Errorf("status %d %v; want %d", status, m, tt.wantStatus)
 			}
 		})
@@ -133,18 +138,39 @@ func TestOverride(t *testing.T) {
 	}
 	selftest := h.URL() + "/_selftest"
 	for range 2 { // the cooldown is off while the override lasts
-		if status, m := do(t, "POST", selftest, "", `{"group":"testbot","text":"!kot"}`); status != 200 {
+		if status, m := do(t, "POST", selftest, testToken, `{"group":"testbot","text":"!kot"}`); status != 200 {
 			t.Fatalf("!kot under the override: %d %v; want 200", status, m)
 		}
 	}
-	if status, _ := do(t, "DELETE", url, "", `{"group":"testbot","command":"kot"}`); status != 200 {
+	if status, _ := do(t, "DELETE", url, testToken, `{"group":"testbot","command":"kot"}`); status != 200 {
 		t.Fatalf("DELETE: %d", status)
 	}
-	if status, _ := do(t, "POST", selftest, "", `{"group":"testbot","text":"!kot"}`); status != 429 {
+	if status, _ := do(t, "POST", selftest, testToken, `{"group":"testbot","text":"!kot"}`); status != 429 {
 		t.Errorf("!kot after the override = %d; want 429 (cooldown back)", status)
 	}
 	if ov, _ := h.Health()["overrides"].([]any); len(ov) != 0 {
 		t.Errorf("overrides after DELETE = %v; want none", ov)
+	}
+}
+
+// Without SELFTEST_TOKEN /_override answers nothing but 403, on loopback
+// too: any local process could switch a cooldown off. /_selftest, whose
+// frames carry no power (TestSelftestCarriesNoPower, pkg/app), still
+// answers.
+func TestOverrideNeedsAToken(t *testing.T) {
+	h := botest.New(t, sim.Config{Lossless: true}, map[string]string{"COOLDOWNS": "kot=1h"})
+	h.Start()
+	for _, method := range []string{"PUT", "DELETE"} {
+		status, m := do(t, method, h.URL()+"/_override", "", `{"group":"testbot","command":"kot","ttl_s":60}`)
+		if status != 403 || !strings.Contains(fmt.Sprint(m["error"]), "SELFTEST_TOKEN") {
+			t.Errorf("%s /_override without SELFTEST_TOKEN: %d %v; want 403 naming SELFTEST_TOKEN", method, status, m)
+		}
+	}
+	if ov, _ := h.Health()["overrides"].([]any); len(ov) != 0 {
+		t.Errorf("overrides = %v; want none", ov)
+	}
+	if status, m := do(t, "POST", h.URL()+"/_selftest", "", `{"group":"testbot","text":"!kot"}`); status != 200 {
+		t.Errorf("/_selftest without a token: %d %v; want 200", status, m)
 	}
 }
 

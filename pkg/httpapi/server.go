@@ -54,6 +54,9 @@ type Deps struct {
 	Now       func() time.Time         // nil: time.Now
 	// Webhook is the webhook's refusals; nil, or nil from it: not reported.
 	Webhook func() *signalapi.WebhookStats
+	// Sandbox serves /_override without SELFTEST_TOKEN: the sandbox's chats
+	// are simulated, with no member whose cooldown it could lift.
+	Sandbox bool
 }
 
 // Server is the handler of the bot's endpoints.
@@ -73,7 +76,9 @@ func New(cfg Config, d Deps) *Server {
 	}
 	s := &Server{cfg: cfg, d: d, mux: http.NewServeMux(), lim: newLimiter(cfg.SelftestRate)}
 	s.mux.HandleFunc("/_selftest", s.auth(s.limit(s.selftest)))
-	s.mux.HandleFunc("/_override", s.auth(s.override)) // sends nothing; must stay free to restore a cooldown
+	// Sends nothing, so not rate-limited: it must stay free to restore a
+	// cooldown. It changes what members get, so it takes the token always.
+	s.mux.HandleFunc("/_override", s.tokenRequired(s.auth(s.override)))
 	s.mux.HandleFunc("/healthz", s.healthz)
 	if d.Metrics != nil {
 		s.mux.Handle("/metrics", d.Metrics)
@@ -111,6 +116,19 @@ func (s *Server) auth(next http.HandlerFunc) http.HandlerFunc {
 				writeError(w, http.StatusForbidden, "wrong token")
 				return
 			}
+		}
+		next(w, r)
+	}
+}
+
+// tokenRequired refuses every request while SELFTEST_TOKEN is unset, but
+// in the sandbox: the endpoint exists only behind a token, on loopback too,
+// where any local process could call it.
+func (s *Server) tokenRequired(next http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if s.cfg.SelftestToken == "" && !s.d.Sandbox {
+			writeError(w, http.StatusForbidden, "needs SELFTEST_TOKEN: set it on the bot and send it as a bearer token")
+			return
 		}
 		next(w, r)
 	}

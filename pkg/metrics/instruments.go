@@ -48,7 +48,7 @@ func (m *Metrics) recorded(meter metric.Meter) error {
 	add(err)
 	m.stateErrs, err = meter.Int64Counter("signal_bot_state_errors", metric.WithDescription("Failed recordings of a use in the state file, by command; the user got an apology."))
 	add(err)
-	m.scheduled, err = meter.Int64Counter("signal_bot_scheduled_posts", metric.WithDescription("Scheduled posts (SCHEDULE) by outcome: served, shed, error, dropped, skipped (missed by more than SCHEDULE_GRACE), unrecorded (its record did not reach the disk: not posted)."))
+	m.scheduled, err = meter.Int64Counter("signal_bot_scheduled_posts", metric.WithDescription("Scheduled posts (SCHEDULE) by outcome: served, shed, error, dropped, skipped (missed by more than SCHEDULE_GRACE), paused (due inside an admin's !bot pauza), unrecorded (its record did not reach the disk: not posted)."))
 	add(err)
 	if err := errors.Join(errs...); err != nil {
 		return err

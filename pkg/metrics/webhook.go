@@ -11,10 +11,14 @@ import (
 
 // ObserveWebhook exports the POSTs the webhook refused before reading them,
 // by reason: busy (their bodies did not fit WEBHOOK_READ_BYTES: 503) and
-// token (no ?token= or a wrong one: 401, 403).
+// token (no ?token= or a wrong one: 401, 403); and the bodies it skipped.
 func (m *Metrics) ObserveWebhook(src func() signalapi.WebhookStats) error {
 	meter := m.provider.Meter("signal-bot")
 	refused, err := meter.Int64ObservableCounter("signal_bot_webhook_refused", metric.WithDescription("Webhook POSTs refused before their body was read, by reason: busy (WEBHOOK_READ_BYTES full, answered 503), token (missing or wrong ?token=, 401 or 403)."))
+	if err != nil {
+		return err
+	}
+	bad, err := meter.Int64ObservableCounter("signal_bot_webhook_bad_bodies", metric.WithDescription("Webhook bodies skipped: no JSON-RPC receive line (400), over the size (413) or unreadable (400)."))
 	if err != nil {
 		return err
 	}
@@ -24,7 +28,8 @@ func (m *Metrics) ObserveWebhook(src func() signalapi.WebhookStats) error {
 		s := src()
 		o.ObserveInt64(refused, s.Busy, busy)
 		o.ObserveInt64(refused, s.Denied, token)
+		o.ObserveInt64(bad, s.Bad)
 		return nil
-	}, refused)
+	}, refused, bad)
 	return err
 }

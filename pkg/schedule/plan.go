@@ -51,6 +51,34 @@ func (s Slot) AtOrBefore(t time.Time, loc *time.Location) time.Time {
 	return at
 }
 
+// Problem is why Parse refuses a slot: a code, so that an admin's reply can
+// say it in its own language (the Error text is English, for the log and
+// the configuration's errors).
+type Problem int
+
+// The problems of a slot.
+const (
+	ProblemForm  Problem = iota + 1 // not chat=command@HH:MM
+	ProblemTime                     // the time is not HH:MM, 00:00 to 23:59
+	ProblemTwice                    // the same slot twice
+)
+
+// SlotError is one slot of a plan Parse refuses, as it was written.
+type SlotError struct {
+	Item    string
+	Problem Problem
+}
+
+func (e *SlotError) Error() string {
+	switch e.Problem {
+	case ProblemTime:
+		return fmt.Sprintf("%q: the time must be HH:MM, 00:00 to 23:59", e.Item)
+	case ProblemTwice:
+		return fmt.Sprintf("%q is listed twice", e.Item)
+	}
+	return fmt.Sprintf("%q is not chat=command@HH:MM", e.Item)
+}
+
 // Parse reads a plan: comma-separated chat=command@HH:MM, for example
 // "rodzina=kot@08:00,testbot=cat@12:30". The empty plan has no slots. A
 // command may be written with its "!"; the same slot twice is an error.
@@ -70,7 +98,7 @@ func Parse(plan string) ([]Slot, error) {
 		case err != nil:
 			errs = append(errs, err)
 		case seen[s.String()]:
-			errs = append(errs, fmt.Errorf("%q is listed twice", s.String()))
+			errs = append(errs, &SlotError{Item: s.String(), Problem: ProblemTwice})
 		default:
 			seen[s.String()] = true
 			out = append(out, s)
@@ -84,12 +112,12 @@ func parseSlot(item string) (Slot, error) {
 	command, at, ok2 := strings.Cut(rest, "@")
 	chat, command = strings.TrimSpace(chat), strings.TrimPrefix(strings.TrimSpace(command), "!")
 	if !ok || !ok2 || chat == "" || command == "" {
-		return Slot{}, fmt.Errorf("%q is not chat=command@HH:MM", item)
+		return Slot{}, &SlotError{Item: item, Problem: ProblemForm}
 	}
 	hh, mm, ok := strings.Cut(strings.TrimSpace(at), ":")
 	h, m := twoDigits(hh), twoDigits(mm)
 	if !ok || h < 0 || m < 0 || h > 23 || m > 59 {
-		return Slot{}, fmt.Errorf("%q: the time must be HH:MM, 00:00 to 23:59", item)
+		return Slot{}, &SlotError{Item: item, Problem: ProblemTime}
 	}
 	return Slot{Chat: chat, Command: strings.ToLower(command), Hour: h, Minute: m}, nil
 }

@@ -1,6 +1,7 @@
 package schedule
 
 import (
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -105,6 +106,24 @@ func TestConfigValidate(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), want) {
 				t.Errorf("%+v: error %v; want one saying %q", tc.c, err, want)
 			}
+		}
+	}
+}
+
+// Every slot Parse refuses is a *SlotError naming the slot as written and
+// its problem, so a reply can say why in its own language.
+func TestParseProblems(t *testing.T) {
+	for plan, want := range map[string]Problem{
+		"rodzina=kot":                           ProblemForm,
+		"=kot@08:00":                            ProblemForm,
+		"rodzina=kot@8:00":                      ProblemTime,
+		"rodzina=kot@24:00":                     ProblemTime,
+		"rodzina=kot@08:00, rodzina=!kot@08:00": ProblemTwice,
+	} {
+		_, err := Parse(plan)
+		var se *SlotError
+		if !errors.As(err, &se) || se.Problem != want || se.Item == "" {
+			t.Errorf("Parse(%q) = %v; want a *SlotError with problem %d", plan, err, want)
 		}
 	}
 }

@@ -25,6 +25,7 @@ import (
 // posts it was handed ended.
 const (
 	OutcomeSkipped    = "skipped"    // missed by more than SCHEDULE_GRACE
+	OutcomePaused     = "paused"     // due inside an admin's pause (!bot pauza): not posted
 	OutcomeUnrecorded = "unrecorded" // not posted: its record did not reach the disk
 )
 
@@ -50,6 +51,11 @@ type Deps struct {
 	Check func(Slot) (Slot, error)
 	Count func(outcome string) // nil: not counted
 	Log   *slog.Logger         // nil: discarded
+	// PausedUntil is the end of an admin's pause (!bot pauza) at now, the
+	// zero time when there is none; nil: never paused. A slot due while a
+	// pause is on is not posted: it is recorded as done, counted
+	// (OutcomePaused) and logged.
+	PausedUntil func(now time.Time) time.Time
 }
 
 // Scheduler fires the plan's slots. It is safe for concurrent use.
@@ -61,6 +67,7 @@ type Scheduler struct {
 	started time.Time // slots due before this were missed while the bot was down
 
 	mu       sync.Mutex
+	pauseLog pauseLog // the paused slots' log line, a minute at most
 	slots    []Slot
 	fromChat bool                 // slots were set in chat (Replace), not by SCHEDULE
 	done     map[string]time.Time // slot → every time up to this one is done
@@ -216,16 +223,21 @@ func (s *Scheduler) Run(ctx context.Context) {
 
 // action is what fireDue decided for one slot.
 type action struct {
-	slot Slot
-	due  time.Time
-	late time.Duration
-	post bool
+	slot   Slot
+	due    time.Time
+	late   time.Duration
+	post   bool
+	paused time.Time // the end of the admin's pause the slot fell in; zero: none
 }
 
 // fireDue posts or skips every slot whose time has come by now. Of several
 // missed times of one slot only the latest is looked at; the older ones are
 // skipped with it.
 func (s *Scheduler) fireDue(ctx context.Context, now time.Time) {
+	pausedUntil := time.Time{}
+	if s.d.PausedUntil != nil {
+		pausedUntil = s.d.PausedUntil(now)
+	}
 	s.mu.Lock()
 	var acts []action
 	for _, sl := range s.slots {
@@ -236,13 +248,20 @@ func (s *Scheduler) fireDue(ctx context.Context, now time.Time) {
 		late := now.Sub(due)
 		ok := late <= s.grace || (!due.Before(s.started) && late <= max(s.grace, onTime))
 		s.done[sl.String()] = due
-		acts = append(acts, action{slot: sl, due: due, late: late, post: ok})
+		a := action{slot: sl, due: due, late: late, post: ok}
+		if ok && due.Before(pausedUntil) {
+			a.post, a.paused = false, pausedUntil
+		}
+		acts = append(acts, a)
 	}
 	s.mu.Unlock()
 	for _, a := range acts {
-		if a.post {
+		switch {
+		case !a.paused.IsZero():
+			s.skipPaused(a, now)
+		case a.post:
 			s.fire(ctx, a)
-		} else {
+		default:
 			s.skip(a)
 		}
 	}

@@ -25,7 +25,11 @@ type rig struct {
 	posts  []Post
 	counts []string
 	posted chan Post
+	pause  time.Time // an admin's pause until then (Deps.PausedUntil)
 }
+
+// pauseUntil has the rig's admin pause the bot until end.
+func (r *rig) pauseUntil(end time.Time) { r.mu.Lock(); r.pause = end; r.mu.Unlock() }
 
 func newRig(t *testing.T, plan string, now time.Time) *rig {
 	t.Helper()
@@ -49,6 +53,14 @@ func (r *rig) start() {
 			r.posted <- p
 		},
 		Count: func(o string) { r.mu.Lock(); r.counts = append(r.counts, o); r.mu.Unlock() },
+		PausedUntil: func(now time.Time) time.Time {
+			r.mu.Lock()
+			defer r.mu.Unlock()
+			if now.Before(r.pause) {
+				return r.pause
+			}
+			return time.Time{}
+		},
 	})
 	if err != nil {
 		st.Close()
@@ -284,5 +296,31 @@ func TestRunRereadsTheClock(t *testing.T) {
 	r.clock.mu.Unlock()
 	if len(ats) != 1 || !ats[0].Equal(at("2026-12-02 07:01:00")) {
 		t.Errorf("timers at %v; want one at 07:01, a minute on", ats)
+	}
+}
+
+// A slot due inside an admin's pause is not posted: it is recorded as done,
+// counted as paused and logged, and a restart does not post it either; a
+// slot after the pause is posted.
+func TestSlotInsidePauseNotPosted(t *testing.T) {
+	r := newRig(t, "rodzina=kot@08:00,rodzina=cat@12:00", at("2026-12-02 07:00:00"))
+	r.start()
+	r.armed()
+	r.pauseUntil(at("2026-12-02 10:00:00"))
+	r.clock.Set(at("2026-12-02 08:00:00"))
+	r.armed()
+	if posts, counts := r.got(); len(posts) != 0 || !slices.Equal(counts, []string{OutcomePaused}) {
+		t.Fatalf("inside the pause: posts %+v, counts %v; want none posted, one paused", posts, counts)
+	}
+	r.stop()
+	r.start() // the slot's record is on disk: not posted at a restart either
+	r.armed()
+	r.clock.Set(at("2026-12-02 12:00:00"))
+	if p := <-r.posted; p.Slot.String() != "rodzina=cat@12:00" {
+		t.Errorf("after the pause: %+v; want the 12:00 slot", p)
+	}
+	r.armed()
+	if posts, counts := r.got(); len(posts) != 1 || !slices.Equal(counts, []string{OutcomePaused}) {
+		t.Errorf("posts %+v, counts %v; want only the 12:00 slot posted", posts, counts)
 	}
 }

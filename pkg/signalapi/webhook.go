@@ -38,8 +38,10 @@ type Webhook struct {
 	budget    readBudget
 
 	busy, denied atomic.Int64         // POSTs refused: over the read budget; without the token
+	bad          atomic.Int64         // bodies skipped: no JSON-RPC receive line, too big, unreadable
 	busyLog      outbound.LogEvery    // a line a minute
 	deniedLog    [2]outbound.LogEvery // a line a minute each: a missing token, a wrong one
+	badLog       outbound.LogEvery    // a line a minute
 }
 
 // WebhookConfig is the webhook's part of the wiring's settings.
@@ -50,10 +52,12 @@ type WebhookConfig struct {
 	ReadBytes int64
 }
 
-// WebhookStats are the POSTs the webhook refused before reading them.
+// WebhookStats are the POSTs the webhook refused: before reading them, and
+// for a body it could not use.
 type WebhookStats struct {
 	Busy   int64 `json:"busy"`   // answered 503: their bodies did not fit WEBHOOK_READ_BYTES then
 	Denied int64 `json:"denied"` // answered 401 or 403: no token, or a wrong one
+	Bad    int64 `json:"bad"`    // answered 400 or 413: no JSON-RPC line, over the size, unreadable
 }
 
 // NewWebhook returns the receiver handing its frames to in. It counts the
@@ -71,7 +75,7 @@ func NewWebhook(in Intake, cfg WebhookConfig, log *slog.Logger) *Webhook {
 
 // Stats reports the POSTs refused so far.
 func (h *Webhook) Stats() WebhookStats {
-	return WebhookStats{Busy: h.busy.Load(), Denied: h.denied.Load()}
+	return WebhookStats{Busy: h.busy.Load(), Denied: h.denied.Load(), Bad: h.bad.Load()}
 }
 
 // ServeHTTP takes one POST: 200 once the frame is queued and on disk (or
@@ -180,10 +184,14 @@ func (h *Webhook) authorized(w http.ResponseWriter, r *http.Request) bool {
 	return false
 }
 
-// skip answers a body it cannot use and logs it: the REST API only logs the
-// failure.
+// skip answers a body it cannot use, counts it and logs it a line a minute
+// with the count, as the other refusals: the REST API only logs the failure,
+// and a local process posting garbage must not flood the log.
 func (h *Webhook) skip(ctx context.Context, w http.ResponseWriter, status int, msg string) {
-	h.log.WarnContext(ctx, "webhook body skipped", "status", status, "err", msg)
+	n := h.bad.Add(1)
+	if ok, held := h.badLog.Allow(time.Now(), time.Minute); ok {
+		h.log.WarnContext(ctx, "webhook body skipped", "status", status, "err", msg, "skipped_total", n, "more_since_last_line", held)
+	}
 	writeError(w, status, msg)
 }
 

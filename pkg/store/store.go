@@ -33,6 +33,8 @@ type Store struct {
 	db *bolt.DB
 	w  *Writer
 
+	forgetAfter time.Duration // Config.ForgetAfter: a record unused this long is pruned
+
 	mu    sync.Mutex
 	uses  map[string]map[string]use // sender → command → use
 	chats map[string]int64          // chat \x00 command → count
@@ -57,7 +59,12 @@ func Open(c Config, log *slog.Logger) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Store{db: db, uses: map[string]map[string]use{}, chats: map[string]int64{}}
+	if c.ForgetAfter > 0 {
+		if db, err = prune(db, path, time.Now().Add(-c.ForgetAfter), log); err != nil {
+			return nil, err
+		}
+	}
+	s := &Store{db: db, forgetAfter: c.ForgetAfter, uses: map[string]map[string]use{}, chats: map[string]int64{}}
 	if err := db.View(s.load); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open state %s: %w", path, err)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"strings"
 )
 
 // Exit statuses.
@@ -96,6 +97,10 @@ func leaseFailure(o options, err error) string {
 	case 404:
 		return fmt.Sprintf("no test group %q at %s (see the bot's SIGNAL_GROUPS and TEST_GROUPS)", o.group, o.url)
 	case 401, 403:
+		var se *statusError
+		if errors.As(err, &se) && strings.Contains(se.msg, "needs SELFTEST_TOKEN") {
+			return fmt.Sprintf("the bot at %s serves /_override only with SELFTEST_TOKEN: set one on the bot and the same here (openssl rand -hex 32)", o.url)
+		}
 		return fmt.Sprintf("the bot at %s refused the token (set SELFTEST_TOKEN to the bot's): %v", o.url, err)
 	}
 	return err.Error()

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"maps"
 	"net"
 	"strings"
 	"testing"
@@ -19,18 +20,31 @@ const generous = "60s"
 
 // runTool runs the tool in-process against url and returns its exit status
 // and output.
+// env without SELFTEST_TOKEN gets startBot's, testToken: the bot serves
+// /_override only with a token.
 func runTool(ctx context.Context, env map[string]string, args ...string) (code int, stdout, stderr string) {
+	if _, set := env["SELFTEST_TOKEN"]; !set {
+		env = maps.Clone(env)
+		if env == nil {
+			env = map[string]string{}
+		}
+		env["SELFTEST_TOKEN"] = testToken
+	}
 	var out, errs bytes.Buffer
 	code = run(ctx, args, mapEnv(env), &out, &errs)
 	return code, out.String(), errs.String()
 }
 
 // startBot starts the bot against the simulator with env on top of the
-// harness's defaults.
+// harness's defaults and SELFTEST_TOKEN testToken (the bot serves /_override
+// only with a token).
 func startBot(t *testing.T, simCfg sim.Config, env map[string]string) *botest.Harness {
 	t.Helper()
 	simCfg.Lossless = true
-	h := botest.New(t, simCfg, env)
+	h := botest.New(t, simCfg, map[string]string{"SELFTEST_TOKEN": testToken})
+	for k, v := range env {
+		h.Env[k] = v
+	}
 	h.Start()
 	return h
 }
@@ -45,7 +59,7 @@ func overrides(h *botest.Harness) []any {
 // (0 for a reply, 429 while the cooldown holds).
 func kotStatus(t *testing.T, h *botest.Harness) int {
 	t.Helper()
-	c := newClient(h.URL(), "", 1)
+	c := newClient(h.URL(), testToken, 1)
 	defer c.close()
 	_, err := c.selftest(context.Background(), "testbot", "!kot", 0)
 	if err != nil && statusOf(err) == 0 {
@@ -105,10 +119,9 @@ func TestRunAgainstBot(t *testing.T) {
 // --json prints one document with every field, the histogram and the verdict.
 // An open loop spread over several synthetic senders is answered in full.
 func TestRunOpenLoopManySenders(t *testing.T) {
-	h := botest.New(t, sim.Config{Lossless: true}, nil)
-	h.Start()
+	h := startBot(t, sim.Config{}, nil)
 	var out, errs strings.Builder
-	code := run(context.Background(), []string{"testbot", "--url", h.URL(), "--rate", "50", "--duration", "400ms", "--senders", "8", "--budget", "60s", "--json"}, mapEnv(nil), &out, &errs)
+	code := run(context.Background(), []string{"testbot", "--url", h.URL(), "--rate", "50", "--duration", "400ms", "--senders", "8", "--budget", "60s", "--json"}, mapEnv(map[string]string{"SELFTEST_TOKEN": testToken}), &out, &errs)
 	if code != 0 {
 		t.Fatalf("exit %d; stderr %s", code, errs.String())
 	}
@@ -161,6 +174,7 @@ func TestRunShowsFailures(t *testing.T) {
 
 func TestRunConnectionErrors(t *testing.T) {
 	h := startBot(t, sim.Config{}, map[string]string{"SELFTEST_TOKEN": testToken})
+	tokenless := startBot(t, sim.Config{}, map[string]string{"SELFTEST_TOKEN": ""})
 	tests := []struct {
 		name    string
 		env     map[string]string
@@ -169,7 +183,8 @@ func TestRunConnectionErrors(t *testing.T) {
 	}{
 		{"bot unreachable", nil, []string{"testbot", "--url", closedURL(t)}, "bot unreachable"},
 		{"unknown group", map[string]string{"SELFTEST_TOKEN": testToken}, []string{"nogroup", "--url", h.URL()}, `no test group "nogroup" at ` + h.URL() + ` (see the bot's SIGNAL_GROUPS and TEST_GROUPS)`},
-		{"no token", nil, []string{"testbot", "--url", h.URL()}, "refused the token"},
+		{"no token", map[string]string{"SELFTEST_TOKEN": ""}, []string{"testbot", "--url", h.URL()}, "refused the token"},
+		{"a bot without a token", map[string]string{"SELFTEST_TOKEN": ""}, []string{"testbot", "--url", tokenless.URL()}, "serves /_override only with SELFTEST_TOKEN"},
 		{"wrong token", map[string]string{"SELFTEST_TOKEN": "nope"}, []string{"testbot", "--url", h.URL()}, "refused the token"},
 		{"usage", nil, []string{"--times", "x", "testbot"}, "flag -times"},
 	}
@@ -228,7 +243,7 @@ func TestExpiredOverrideRestoresCooldown(t *testing.T) {
 	if got := kotStatus(t, h); got != 0 {
 		t.Fatalf("first !kot: status %d; want a reply", got)
 	}
-	c := newClient(h.URL(), "", 1)
+	c := newClient(h.URL(), testToken, 1)
 	defer c.close()
 	if _, err := c.putOverride(context.Background(), "testbot", "kot", time.Second); err != nil {
 		t.Fatal(err)

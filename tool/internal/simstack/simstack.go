@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"time"
@@ -37,6 +38,10 @@ type Config struct {
 	Log     *slog.Logger // the bot's log; nil discards
 	Name    string       // names the temporary folder, the bot's version and errors
 }
+
+// webhookToken is the WEBHOOK_TOKEN of a webhook stack whose Env sets none:
+// the bot refuses webhook mode without one while a frame can carry power.
+const webhookToken = "simstack-webhook-token-0123456789abcdef"
 
 // Stack is a started bot with its simulator and upstreams.
 type Stack struct {
@@ -68,6 +73,9 @@ func Start(cfg Config) (_ *Stack, err error) {
 	}
 	if cfg.Webhook {
 		vars["RECEIVE_MODE"] = config.ReceiveWebhook
+		if _, set := vars["WEBHOOK_TOKEN"]; !set {
+			vars["WEBHOOK_TOKEN"] = webhookToken
+		}
 	}
 	if err := s.startBot(vars, cfg.Log); err != nil {
 		return nil, err
@@ -77,7 +85,11 @@ func Start(cfg Config) (_ *Stack, err error) {
 		if err != nil {
 			return nil, err
 		}
-		return s, s.Sim.SetWebhookURL(s.URL() + c.Signal.WebhookPath)
+		u := s.URL() + c.Signal.WebhookPath
+		if c.Signal.WebhookToken != "" {
+			u += "?" + url.Values{"token": {c.Signal.WebhookToken}}.Encode()
+		}
+		return s, s.Sim.SetWebhookURL(u)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
