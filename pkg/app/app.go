@@ -130,24 +130,35 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 	if a.bot, a.intake, reg, err = newBot(cfg, p); err != nil {
 		return nil, err
 	}
-	if p.texts, err = owncmds.LoadChatTexts(p.state.store, reg, cfg.Commands.ReplyLang, a.log); err != nil {
-		return nil, err
-	}
 	a.bot.LearnSelf(listed)
 	g.intake, g.api, g.pictures, g.gate = a.intake, a.api, pics, p.safety.gate
 	a.store = p.state.store
-	if a.sched, err = newScheduler(cfg, o.Clock, p, reg, a.intake); err != nil {
+	if err := a.buildAbove(cfg, o.Clock, &p, reg); err != nil {
 		return nil, err
 	}
-	console, err := newConsole(cfg, p, reg, a.intake, a.sched)
-	if err != nil {
-		return nil, err
-	}
-	a.bot.SetConsole(console)
 	if err := a.serve(addr, passed, p, t, own, reg, o.Sandbox); err != nil {
 		return nil, err
 	}
 	return a, nil
+}
+
+// buildAbove builds what sits above the bot: the text commands made in
+// chat (into reg), the scheduled posts and the admins' console, which the
+// bot gets before Run.
+func (a *App) buildAbove(cfg config.Config, clock schedule.Clock, p *botParts, reg *commands.Registry) error {
+	var err error
+	if p.texts, err = owncmds.LoadChatTexts(p.state.store, reg, cfg.Commands.ReplyLang, a.log); err != nil {
+		return err
+	}
+	if a.sched, err = newScheduler(cfg, clock, *p, reg, a.intake); err != nil {
+		return err
+	}
+	console, err := newConsole(cfg, *p, reg, a.intake, a.sched)
+	if err != nil {
+		return err
+	}
+	a.bot.SetConsole(console)
+	return nil
 }
 
 // HTTPAddr is the address the bot's endpoints listen on.
