@@ -69,6 +69,7 @@ func TestAdminRepliesWithinTheLimit(t *testing.T) {
 		} {
 			got := ask(tt.args)
 			shown, more := shownAndMore(got, tt.chat)
+			t.Logf("%s: !bot %.24s… (%d slots): %d bytes, %d named and %d more", lang, tt.args, tt.total, len(got), shown, more)
 			if shown+more != tt.total || shown < tt.min {
 				t.Errorf("%s: !bot %.30s… names %d slots and %d more; want %d in all, at least %d named:\n%s", lang, tt.args, shown, more, tt.total, tt.min, got)
 			}
