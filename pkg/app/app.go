@@ -139,7 +139,7 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 	if a.sched, err = newScheduler(cfg, o.Clock, p, reg, a.intake); err != nil {
 		return nil, err
 	}
-	console, err := newConsole(cfg, p, reg, a.intake, a.sched)
+	console, err := newConsole(cfg, p, reg, a.bot, a.intake, a.sched)
 	if err != nil {
 		return nil, err
 	}
