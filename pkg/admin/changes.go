@@ -163,17 +163,36 @@ func (c *Changes) SetScope(ctx context.Context, name, spec string) error {
 // ParseScope reads a scope as SCOPES does, but naming groups by alias only:
 // a signal-cli group id is a secret of its group, and what is set in chat
 // shows in !bot status and /healthz.
+// A refusal is a *ScopeError.
 func (c *Changes) ParseScope(spec string) (commands.Scope, error) {
+	some := false
 	for _, part := range strings.Split(spec, "|") {
 		switch part = strings.TrimSpace(part); part {
-		case "*", "all", "direct", "groups", "":
+		case "":
+		case "*", "all", "direct", "groups":
+			some = true
 		default:
 			if _, ok := c.aliases[part]; !ok {
-				return commands.Scope{}, fmt.Errorf("%q is not *, direct, groups or a group alias", commands.Truncate(part, 64))
+				return commands.Scope{}, &ScopeError{Part: part}
 			}
+			some = true
 		}
 	}
+	if !some {
+		return commands.Scope{}, &ScopeError{}
+	}
 	return commands.ParseScope(spec, c.aliases)
+}
+
+// ScopeError is why ParseScope refuses a scope: Part is no chat, or, with
+// Part "", the scope names none.
+type ScopeError struct{ Part string }
+
+func (e *ScopeError) Error() string {
+	if e.Part == "" {
+		return "the scope names no chat"
+	}
+	return fmt.Sprintf("%q is not *, direct, groups or a group alias", commands.Truncate(e.Part, 64))
 }
 
 // SetOff switches the command name off (off) or back on.
@@ -200,11 +219,9 @@ func (c *Changes) Reset(ctx context.Context) error {
 	})
 }
 
-// Forget drops what was set in chat for the command name (its cooldown,
-// scope and switch), once that is on disk, and reports whether there was
-// any. !bot tekst calls it when a text command goes and before one is made
-// anew, so a setting does not outlive its command to bite a later one of
-// the same name.
+// Forget drops what was set in chat for the command name (cooldown, scope,
+// switch), once on disk, and reports whether there was any: !bot tekst's
+// settings do not outlive their command to bite a later one of its name.
 func (c *Changes) Forget(ctx context.Context, name string) (bool, error) {
 	return c.changeIf(ctx, func(s *ChangeSet) bool {
 		_, cooldown := s.Cooldowns[name]
@@ -226,11 +243,10 @@ func (c *Changes) change(ctx context.Context, fn func(*ChangeSet)) error {
 	return err
 }
 
-// changeIf applies fn in memory; when fn reports a change, it queues the
-// whole set for the state file's writer under c.mu (so the file receives
-// the sets in the order memory made them, and the last one wins) and waits
-// until it is on disk or ctx ends. The change holds in memory even when the
-// wait fails.
+// changeIf applies fn in memory; if fn reports a change, it queues the whole
+// set for the state file's writer under c.mu (the file gets the sets in the
+// order memory made them) and waits until it is on disk or ctx ends. The
+// change holds in memory even when the wait fails.
 func (c *Changes) changeIf(ctx context.Context, fn func(*ChangeSet) bool) (bool, error) {
 	c.mu.Lock()
 	if !fn(&c.set) {

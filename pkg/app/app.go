@@ -166,7 +166,7 @@ func (a *App) buildAbove(cfg config.Config, clock schedule.Clock, p *botParts, r
 	if a.sched, err = newScheduler(cfg, clock, *p, reg, a.intake); err != nil {
 		return err
 	}
-	console, err := newConsole(cfg, *p, reg, a.intake, a.sched)
+	console, err := newConsole(cfg, *p, reg, a.bot, a.intake, a.sched)
 	if err != nil {
 		return err
 	}
