@@ -8,9 +8,11 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"signal-bot/pkg/bot"
 	"signal-bot/pkg/commands"
+	"signal-bot/pkg/outbound"
 	"signal-bot/pkg/signalapi"
 	"signal-bot/pkg/store"
 )
@@ -172,7 +174,10 @@ func TestChangesScopeByAliasOnly(t *testing.T) {
 }
 
 // !bot status stays under Signal's 2000 bytes with the most it can list:
-// many groups, a change to every command, every pause, both languages.
+// many groups with a budget each, a change to every command, every pause, a
+// captcha asked for, members unreachable for both reasons, both languages.
+// What does not fit is the tail of the last lists; the lines of the state
+// above them stay whole.
 func TestStatusUnder2000Bytes(t *testing.T) {
 	aliases := map[string]string{}
 	for i := range 40 {
@@ -184,6 +189,11 @@ func TestStatusUnder2000Bytes(t *testing.T) {
 		d.Groups = bot.NewGroups(aliases, nil)
 		d.Changes = NewChanges(nil, aliases)
 		d.Status = StatusInfo{Version: strings.Repeat("v", 64), Started: time.Unix(0, 0), ReceiveMode: "websocket"}
+		d.Gate = outbound.New(outbound.Config{SendBudget: "on", ChatBudget: "100/1h", AttachmentBudget: "10/1m",
+			RateLimitPause: time.Minute, RateLimitPauseMax: time.Hour})
+		d.Gate.RateLimited(time.Now(), 0, []string{"tok"})
+		since := time.Now()
+		d.Account = stillAccount{bot.Unreachable{Members: 1024, ByReason: map[string]int{"identity": 512, "unregistered": 512}, Since: &since}}
 		ctx := context.Background()
 		for _, name := range []string{"pomoc", "ja", "cat", "kot", strings.Repeat("x", commands.MaxNameRunes)} {
 			_ = d.Changes.SetCooldown(ctx, name, maxCooldown)
@@ -197,9 +207,15 @@ func TestStatusUnder2000Bytes(t *testing.T) {
 		}
 		d.Planner = &memPlanner{plan: strings.Join(slots, ","), at: time.Now()}
 		c := newConsole(t, d)
-		got := c.Answer(ctx, bot.AdminCall{Args: "status", Now: time.Now()})
-		if len(got) >= 2000 {
-			t.Errorf("%s: !bot status of %d bytes; want < 2000:\n%s", lang, len(got), got)
+		now := time.Now()
+		got := c.Answer(ctx, bot.AdminCall{Args: "status", Now: now})
+		if len(got) >= 2000 || !utf8.ValidString(got) {
+			t.Errorf("%s: !bot status of %d bytes; want < 2000, whole runes:\n%s", lang, len(got), got)
+		}
+		for _, line := range []statusLine{(*Console).statusBudget, (*Console).status429, (*Console).statusCaptcha, (*Console).statusUnreachable, (*Console).statusPause} {
+			if want := line(c, now, c.t); want == "" || !strings.Contains(got, "\n"+want+"\n") {
+				t.Errorf("%s: !bot status lacks the whole line %q:\n%s", lang, want, got)
+			}
 		}
 		if usage := c.Answer(ctx, bot.AdminCall{}); len(usage) >= 2000 {
 			t.Errorf("%s: !bot's usage of %d bytes; want < 2000", lang, len(usage))

@@ -84,7 +84,7 @@ func (b *Bot) admin(ctx context.Context, m *Message) *work {
 		alias = b.hashes.get(in.SenderKey())
 	}
 	now := b.d.Now()
-	w := &work{in: in, name: AdminCommand, outcome: telemetry.OutcomeServed, req: commands.Request{
+	w := &work{in: in, name: AdminCommand, outcome: telemetry.OutcomeServed, pastPause: true, req: commands.Request{
 		Sender: in.SenderKey(), Now: now, Registry: b.d.Registry, Texts: b.d.Texts,
 	}}
 	w.reply = &commands.Reply{Text: b.console.Answer(ctx, AdminCall{Args: m.Args, Admin: alias, Now: now})}

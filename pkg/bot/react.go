@@ -59,13 +59,7 @@ func (b *Bot) send(ctx context.Context, s *pipeline.Slot, span trace.Span, w *wo
 	for _, p := range reply.Pictures {
 		out.Attachments = append(out.Attachments, p.DataURI)
 	}
-	reason := ""
-	if w.prepaid != nil {
-		reason = b.prepaidTurn(w.prepaid)
-	} else {
-		reason = b.awaitSend(ctx, s, out.Recipient, len(out.Attachments))
-	}
-	if reason != "" {
+	if reason := b.turn(ctx, s, w, out.Recipient, len(out.Attachments)); reason != "" {
 		b.shed(ctx, w, reason)
 		return telemetry.OutcomeShed
 	}
