@@ -39,28 +39,37 @@ func TestParse(t *testing.T) {
 	}
 }
 
+// An admin's duration is 0 or one second to the limit, rounded to the
+// second: 100 ns is refused as less than a second, not kept as 100 ns and
+// confirmed as "1 s" (issue 33.10).
 func TestParseDuration(t *testing.T) {
 	for _, tt := range []struct {
-		in     string
-		max    time.Duration
-		want   time.Duration
-		wantOK bool
+		in      string
+		max     time.Duration
+		want    time.Duration
+		wantWhy key
 	}{
-		{"1m", time.Hour, time.Minute, true},
-		{"90s", time.Hour, 90 * time.Second, true},
-		{"1h30m", 2 * time.Hour, 90 * time.Minute, true},
-		{"0", time.Hour, 0, true},
-		{"0s", time.Hour, 0, true},
-		{"1h", time.Hour, time.Hour, true},
-		{"61m", time.Hour, 0, false}, // over the limit
-		{"-1m", time.Hour, 0, false},
-		{"1", time.Hour, 0, false}, // no unit
-		{"minuta", time.Hour, 0, false},
-		{"", time.Hour, 0, false},
+		{"1m", time.Hour, time.Minute, ""},
+		{"90s", time.Hour, 90 * time.Second, ""},
+		{"1h30m", 2 * time.Hour, 90 * time.Minute, ""},
+		{"0", time.Hour, 0, ""},
+		{"0s", time.Hour, 0, ""},
+		{"1h", time.Hour, time.Hour, ""},
+		{"1s", time.Hour, time.Second, ""},
+		{"1.4s", time.Hour, time.Second, ""}, // kept as what a reply says
+		{"2.5s", time.Hour, 3 * time.Second, ""},
+		{"0.0000001s", time.Hour, 0, keyTooShort},
+		{"100ns", time.Hour, 0, keyTooShort},
+		{"999ms", time.Hour, 0, keyTooShort},
+		{"61m", time.Hour, 0, keyBadDuration}, // over the limit
+		{"-1m", time.Hour, 0, keyBadDuration},
+		{"1", time.Hour, 0, keyBadDuration}, // no unit
+		{"minuta", time.Hour, 0, keyBadDuration},
+		{"", time.Hour, 0, keyBadDuration},
 	} {
-		got, ok := parseDuration(tt.in, tt.max)
-		if got != tt.want || ok != tt.wantOK {
-			t.Errorf("parseDuration(%q, %v) = %v, %v; want %v, %v", tt.in, tt.max, got, ok, tt.want, tt.wantOK)
+		got, why := parseDuration(tt.in, tt.max)
+		if got != tt.want || why != tt.wantWhy {
+			t.Errorf("parseDuration(%q, %v) = %v, %q; want %v, %q", tt.in, tt.max, got, why, tt.want, tt.wantWhy)
 		}
 	}
 }
@@ -139,7 +148,7 @@ func TestChangesKeptInTheStateFile(t *testing.T) {
 	st.Close()
 	st, c = open()
 	want := "cooldown kot=1m0s, scope cat=direct|rodzina, off ja"
-	if got := describeChanges(c.Set(time.Unix(0, 0))); got != want {
+	if got := strings.Join(describeChanges(c.Set(time.Unix(0, 0))), ", "); got != want {
 		t.Errorf("after a restart: %q; want %q", got, want)
 	}
 	if s, ok := c.Scope("cat"); !ok || !s.Allows(commands.Chat{GroupID: rodzina}) || s.Allows(commands.Chat{GroupID: "other"}) {
@@ -254,7 +263,7 @@ func TestAdminReplies(t *testing.T) {
 		if !strings.Contains(got, tt.want) {
 			t.Errorf("!bot %s = %q; want it to contain %q", tt.args, got, tt.want)
 		}
-		if got := describeChanges(d.Changes.Set(now)); got != tt.wantChanges {
+		if got := strings.Join(describeChanges(d.Changes.Set(now)), ", "); got != tt.wantChanges {
 			t.Errorf("after !bot %s: changes %q; want %q", tt.args, got, tt.wantChanges)
 		}
 	}

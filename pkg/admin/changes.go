@@ -163,17 +163,36 @@ func (c *Changes) SetScope(ctx context.Context, name, spec string) error {
 // ParseScope reads a scope as SCOPES does, but naming groups by alias only:
 // a signal-cli group id is a secret of its group, and what is set in chat
 // shows in !bot status and /healthz.
+// A refusal is a *ScopeError.
 func (c *Changes) ParseScope(spec string) (commands.Scope, error) {
+	some := false
 	for _, part := range strings.Split(spec, "|") {
 		switch part = strings.TrimSpace(part); part {
-		case "*", "all", "direct", "groups", "":
+		case "":
+		case "*", "all", "direct", "groups":
+			some = true
 		default:
 			if _, ok := c.aliases[part]; !ok {
-				return commands.Scope{}, fmt.Errorf("%q is not *, direct, groups or a group alias", commands.Truncate(part, 64))
+				return commands.Scope{}, &ScopeError{Part: part}
 			}
+			some = true
 		}
 	}
+	if !some {
+		return commands.Scope{}, &ScopeError{}
+	}
 	return commands.ParseScope(spec, c.aliases)
+}
+
+// ScopeError is why ParseScope refuses a scope: Part is no chat, or, with
+// Part "", the scope names none.
+type ScopeError struct{ Part string }
+
+func (e *ScopeError) Error() string {
+	if e.Part == "" {
+		return "the scope names no chat"
+	}
+	return fmt.Sprintf("%q is not *, direct, groups or a group alias", commands.Truncate(e.Part, 64))
 }
 
 // SetOff switches the command name off (off) or back on.

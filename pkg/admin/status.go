@@ -109,7 +109,7 @@ func (c *Console) statusBudget(now time.Time, t texts) string {
 	var left []string
 	for i, alias := range slices.Sorted(maps.Keys(aliases)) {
 		if i == maxStatusGroups {
-			left = append(left, fmt.Sprintf("… (+%d)", len(aliases)-i))
+			left = append(left, t.format(keyMore, len(aliases)-i))
 			break
 		}
 		_, _, tokens, _ := c.d.Gate.ChatBudget(signalid.RESTGroupID(aliases[alias]), now)
@@ -184,18 +184,18 @@ func (c *Console) statusJournal(_ time.Time, t texts) string {
 func (c *Console) statusChanges(now time.Time, t texts) string {
 	desc := describeChanges(c.d.Changes.Set(now))
 	if c.planChanged() {
-		desc = strings.TrimPrefix(desc+", plan", ", ")
+		desc = append(desc, "plan")
 	}
-	if desc == "" {
-		desc = t.text(keyNone)
+	if len(desc) == 0 {
+		return t.format(keyStatusChanges, t.text(keyNone))
 	}
-	return t.format(keyStatusChanges, desc)
+	return t.format(keyStatusChanges, fitList(desc, 0, ", ", statusListBytes, t))
 }
 
 // describeChanges lists a change set in the verbs' own words, which are the
-// same in every language: "cooldown kot=1m0s, scope cat=groups, off ja"; ""
-// for none. The pause has a line of its own.
-func describeChanges(s ChangeSet) string {
+// same in every language: "cooldown kot=1m0s", "scope cat=groups", "off
+// ja"; none for none. The pause has a line of its own.
+func describeChanges(s ChangeSet) []string {
 	var out []string
 	for _, name := range slices.Sorted(maps.Keys(s.Cooldowns)) {
 		out = append(out, "cooldown "+name+"="+s.Cooldowns[name].String())
@@ -206,5 +206,5 @@ func describeChanges(s ChangeSet) string {
 	for _, name := range slices.Sorted(maps.Keys(s.Off)) {
 		out = append(out, "off "+name)
 	}
-	return strings.Join(out, ", ")
+	return out
 }

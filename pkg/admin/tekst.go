@@ -3,7 +3,6 @@ package admin
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strings"
 
 	"signal-bot/pkg/commands"
@@ -23,6 +22,8 @@ const (
 	keyTextTooLong  key = "bot.text_too_long" // %[1]d: the text's bytes, %[2]d: the most
 	keyTextTooMany  key = "bot.text_too_many" // %[1]d: the most
 	keyTextOff      key = "bot.text_off"      // no text commands in this bot
+	keyTextBang     key = "bot.text_bang"     // the text starts with "!"
+	keyTextShow     key = "bot.text_show"     // %[1]s: the command, %[2]s: its text
 )
 
 func textTexts() phrases {
@@ -40,6 +41,8 @@ func textTexts() phrases {
 			keyTextTooLong:    "Tekst ma %[1]d bajtów; najwyżej %[2]d (limit wiadomości Signala).",
 			keyTextTooMany:    "Komend tekstowych może być najwyżej %[1]d: usuń którąś najpierw.",
 			keyTextOff:        "Komendy tekstowe nie działają w tym bocie.",
+			keyTextBang:       "Tekst nie może zaczynać się od „!”: odpowiedź bota wyglądałaby jak komenda.",
+			keyTextShow:       "Komenda !%[1]s: %[2]s",
 		},
 		"en": {
 			usageKey("tekst"): "• !bot text <name> <text…> — the command !<name> answers that text (alias: tekst); !bot text <name> - removes it; !bot text: the list",
@@ -54,6 +57,8 @@ func textTexts() phrases {
 			keyTextTooLong:    "The text is %[1]d bytes; at most %[2]d (Signal's message limit).",
 			keyTextTooMany:    "There may be at most %[1]d text commands: remove one first.",
 			keyTextOff:        "Text commands do not work in this bot.",
+			keyTextBang:       "The text may not start with \"!\": the bot's reply would read as a command.",
+			keyTextShow:       "Command !%[1]s: %[2]s",
 		},
 	}
 }
@@ -104,6 +109,8 @@ func textRefusal(r request, name, body string, err error) string {
 		return r.t.format(keyTextTooLong, len(body), commands.MaxReplyBytes-1)
 	case errors.Is(err, owncmds.ErrTooMany):
 		return r.t.format(keyTextTooMany, owncmds.MaxChatTexts)
+	case errors.Is(err, owncmds.ErrBang):
+		return r.t.text(keyTextBang)
 	}
 	return ""
 }
@@ -124,7 +131,7 @@ func (c *Console) textShow(r request, name string) string {
 	if !ok {
 		return r.t.format(keyTextNoSuch, commands.Truncate(name, commands.MaxNameRunes))
 	}
-	return commands.Truncate(fmt.Sprintf("!%s: %s", e.Name, e.Text), commands.MaxReplyBytes-1)
+	return r.t.format(keyTextShow, e.Name, e.Text) // fitReply cuts it to a reply
 }
 
 // textList answers the text commands made in chat, one a line with its
@@ -137,7 +144,7 @@ func (c *Console) textList(r request) string {
 	var b strings.Builder
 	b.WriteString(r.t.format(keyTextList, len(list), owncmds.MaxChatTexts))
 	for _, e := range list {
-		line := "\n!" + e.Name + " — " + owncmds.SummaryOf(e.Text)
+		line := "\n• !" + e.Name + " — " + owncmds.SummaryOf(e.Text)
 		if e.Hidden {
 			line += r.t.text(keyTextHidden)
 		}

@@ -111,6 +111,9 @@ func (d *decoder) action(c *rawCommand, name string, def *Def) {
 		if strings.TrimSpace(def.Text) == "" || len(def.Text) >= commands.MaxReplyBytes {
 			d.add(c.values["text"].line, name, "text must be 1 to %d bytes, got %d", commands.MaxReplyBytes-1, len(def.Text))
 		}
+		if strings.HasPrefix(strings.TrimSpace(def.Text), "!") {
+			d.add(c.values["text"].line, name, `text starts with "!": the bot's own message would read as a command`)
+		}
 		for _, k := range []string{"timeout", "secret", "secret_env"} {
 			if v, ok := c.values[k]; ok {
 				d.add(v.line, name, "%s is a hook's setting; this command answers text", k)
