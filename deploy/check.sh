@@ -331,7 +331,7 @@ api=$(wait_log "$tmp/sim.log" 'msg=ready' | sed -nE 's/.* url=([^ ]+).*/\1/p') |
 	fail "signal-sim did not start"
 }
 curl -fsS "$api/v1/about" | grep -q '"mode":"json-rpc"' || fail "GET /v1/about: not json-rpc"
-# As docs/operations.md does it: the test group's id from GET /v1/groups/<number>.
+# As docs/deploy.md does it: the test group's id from GET /v1/groups/<number>.
 testbot=$(curl -fsS "$api/v1/groups/%2B${number#+}" | grep -oE '"id":"group\.[^"]+"' | head -1 | cut -d'"' -f4)
 [[ -n $testbot ]] || fail "GET /v1/groups/<number> listed no group id"
 other="group.$(head -c 32 /dev/urandom | base64 -w0 | tr -d '\n' | base64 -w0)"

@@ -77,7 +77,7 @@ func testDamagedStateStops(t *testing.T, bin string) {
 			}
 			lines := strings.Split(strings.TrimSpace(stderr.String()), "\n")
 			last := lines[len(lines)-1]
-			for _, want := range []string{"signal-bot: state file " + path + " is damaged (", "docs/operations.md §9", "mv " + path, "STATE_DAMAGED=aside"} {
+			for _, want := range []string{"signal-bot: state file " + path + " is damaged (", "docs/operations.md#backups", "mv " + path, "STATE_DAMAGED=aside"} {
 				if !strings.Contains(last, want) {
 					t.Errorf("last line %q; want it to say %q", last, want)
 				}
@@ -177,7 +177,7 @@ func testSecondBotRefused(t *testing.T, bin string) {
 	}
 }
 
-// SIGHUP is a drain like SIGTERM (docs/operations.md §5): logged, every
+// SIGHUP is a drain like SIGTERM (docs/operations.md#restarts-signals-and-upgrades): logged, every
 // accepted frame answered, every use committed, exit 0.
 func testSighupDrains(t *testing.T, bin string) {
 	const frames = 12

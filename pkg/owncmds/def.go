@@ -34,7 +34,7 @@ type Def struct {
 	Scope    string // in the SCOPES syntax; "": everywhere
 	Timeout  time.Duration
 	Typing   bool
-	// Secret keys the hook's signature (docs/operations.md); "": the
+	// Secret keys the hook's signature (docs/own-commands.md); "": the
 	// requests go unsigned. Never logged.
 	Secret string
 }
