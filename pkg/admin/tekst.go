@@ -3,6 +3,7 @@ package admin
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 
 	"signal-bot/pkg/commands"
@@ -79,13 +80,18 @@ func (c *Console) text(ctx context.Context, r request) string {
 	case "":
 		return c.textShow(r, name)
 	case "-":
-		ok, err := c.d.Texts.Remove(ctx, name)
-		if err == nil && !ok {
-			return r.t.format(keyTextNoSuch, commands.Truncate(name, commands.MaxNameRunes))
-		}
-		return c.changed(ctx, r, err, r.t.format(keyTextRemoved, name), "change", "text_removed", "command", name)
+		return c.textRemove(ctx, r, name)
 	}
 	_, existed := c.textOf(name)
+	var dropped bool
+	if _, taken := c.d.Registry.Resolve(name); !existed && !taken && !slices.Contains(commands.BuiltinNames(), name) {
+		// A new command: what was set in chat for an earlier one of its
+		// name (a command of COMMANDS_FILE since gone) does not apply.
+		var err error
+		if dropped, err = c.d.Changes.Forget(ctx, name); err != nil {
+			return c.changed(ctx, r, err, "", "change", "text", "command", name)
+		}
+	}
 	name, err := c.d.Texts.Put(ctx, name, body, r.now)
 	if why := textRefusal(r, name, body, err); why != "" {
 		return why
@@ -94,7 +100,34 @@ func (c *Console) text(ctx context.Context, r request) string {
 	if existed {
 		done = r.t.format(keyTextReplaced, name)
 	}
-	return c.changed(ctx, r, err, done, "change", "text", "command", name, "bytes", len(body))
+	return c.changed(ctx, r, err, done, droppedAttr(dropped, "change", "text", "command", name, "bytes", len(body))...)
+}
+
+// textRemove removes the text command name made in chat, then what was
+// set in chat for it (!bot cooldown, scope, off): a later command of that
+// name starts from its own defaults. A hidden one's name is a command of
+// COMMANDS_FILE, whose settings stay.
+func (c *Console) textRemove(ctx context.Context, r request, name string) string {
+	e, _ := c.textOf(name)
+	ok, err := c.d.Texts.Remove(ctx, name)
+	if err == nil && !ok {
+		return r.t.format(keyTextNoSuch, commands.Truncate(name, commands.MaxNameRunes))
+	}
+	var dropped bool
+	if ok && !e.Hidden { // ok: removed, or queued to be
+		var ferr error
+		dropped, ferr = c.d.Changes.Forget(ctx, name)
+		err = errors.Join(err, ferr)
+	}
+	return c.changed(ctx, r, err, r.t.format(keyTextRemoved, name), droppedAttr(dropped, "change", "text_removed", "command", name)...)
+}
+
+// droppedAttr is attrs, with settings_dropped=true when dropped.
+func droppedAttr(dropped bool, attrs ...any) []any {
+	if dropped {
+		return append(attrs, "settings_dropped", true)
+	}
+	return attrs
 }
 
 // textRefusal is the answer to a text command Put refused for its name or
