@@ -155,6 +155,7 @@ func TestAnswers(t *testing.T) {
 		{name: "another type", ctype: "text/html", body: "<b>x</b>", wantOutcome: OutcomeBadAnswer},
 		{name: "empty", ctype: "text/plain", body: "  ", wantOutcome: OutcomeBadAnswer},
 		{name: "not UTF-8", ctype: "text/plain", body: "\xff\xfe", wantOutcome: OutcomeBadAnswer},
+		{name: "a text that reads as a command", ctype: "text/plain", body: " !pomoc", wantOutcome: OutcomeBadAnswer},
 		{name: "picture url and base64", ctype: "application/json", body: `{"picture":{"url":"https://x/","base64":"AA=="}}`, wantOutcome: OutcomeBadAnswer},
 		{name: "a picture on loopback", ctype: "application/json", body: `{"picture":{"url":"` + loopback.URL + `/cat.png"}}`, wantOutcome: OutcomePicture},
 		{name: "a picture over plain http", ctype: "application/json", body: `{"picture":{"url":"http://example.org/cat.png"}}`, wantOutcome: OutcomePicture},
