@@ -134,7 +134,7 @@ ok "$(sed -nE 's/^[#[:space:]]*([A-Z][A-Z0-9_]*)=.*/\1/p' deploy/signal-bot.env.
 
 # The default of WEBHOOK_PATH, as the bot states it.
 "$tmp/bin/signal-bot" -h >"$tmp/usage" 2>&1
-webhook_path=$(awk '$1 == "WEBHOOK_PATH" { getline; print $2; exit }' "$tmp/usage")
+webhook_path=$(sed -nE 's/^  WEBHOOK_PATH=([^ ]+) .*/\1/p' "$tmp/usage" | head -1)
 [[ $webhook_path == /* ]] || fail "could not read WEBHOOK_PATH's default from signal-bot -h"
 
 # Without interpolation: compose.yaml requires WEBHOOK_TOKEN (from .env), and
