@@ -50,6 +50,7 @@ func changesOf(t *testing.T, h *botest.Harness) map[string]any {
 // /healthz show it, the log names the admin by alias and never the number,
 // and after a restart the same holds.
 func TestAdminCooldownSurvivesRestart(t *testing.T) {
+	t.Parallel()
 	h := adminBot(t, nil)
 	got := h.Ask(botest.Admin, "", "!bot cooldown kot 1m")
 	if len(got.Recipients) != 1 || got.Recipients[0] != botest.Admin || !strings.Contains(got.Message, "!kot: co 1 min (środowisko: 30 s)") {
@@ -86,6 +87,7 @@ func TestAdminCooldownSurvivesRestart(t *testing.T) {
 // A non-admin's !bot gets nothing and changes nothing, and so does an
 // admin's in a group; both are counted.
 func TestAdminNonAdminGetsNothing(t *testing.T) {
+	t.Parallel()
 	h := adminBot(t, nil)
 	h.AskNothing(1, "+48600000300", "", "!bot cooldown kot 1m")
 	h.AskNothing(2, "+48600000300", "", "!bot")
@@ -108,6 +110,7 @@ func TestAdminNonAdminGetsNothing(t *testing.T) {
 // The other subcommands, one after another on one bot: status, off and on,
 // scope, pauza, reset.
 func TestAdminSubcommands(t *testing.T) {
+	t.Parallel()
 	const member = "+48600000400"
 	h := adminBot(t, nil)
 	accepted := 0
@@ -171,6 +174,7 @@ func TestAdminSubcommands(t *testing.T) {
 
 // REPLY_LANG=en: !bot answers in English.
 func TestAdminInEnglish(t *testing.T) {
+	t.Parallel()
 	h := adminBot(t, map[string]string{"REPLY_LANG": "en"})
 	got := h.Ask(botest.Admin, "", "!bot status")
 	for _, s := range []string{"signal-bot test, up for ", "receiving: websocket, connected", "changes made in chat: none"} {
@@ -183,6 +187,7 @@ func TestAdminInEnglish(t *testing.T) {
 // With the default ANSWER_IN (groups, members) an admin who is no member of
 // the groups still gets !bot's answer in a direct chat, though not !pomoc's.
 func TestAdminOutsideAnswerIn(t *testing.T) {
+	t.Parallel()
 	h := botest.New(t, sim.Config{Lossless: true}, map[string]string{"ADMINS": "ala=" + botest.Admin})
 	h.SafeDefaults(nil)
 	h.Start()

@@ -13,6 +13,7 @@ import (
 // slot posts), kept across a restart; a bad slot is answered with its reason;
 // a non-admin's !bot plan sends nothing and changes nothing.
 func TestAdminPlanInChat(t *testing.T) {
+	t.Parallel()
 	const member = "+48600000500"
 	h, clock := botest.NewScheduled(t, "2026-12-02 07:00:00", map[string]string{"ADMINS": "ala=" + botest.Admin})
 	h.Start()

@@ -14,6 +14,7 @@ import (
 // A !cat whose upstream hangs does not delay another sender's !pomoc: the
 // fast reply arrives while the slow one is still pending.
 func TestSlowUpstreamDelaysNobodyElse(t *testing.T) {
+	t.Parallel()
 	h := botest.New(t, sim.Config{Lossless: true}, map[string]string{"UPSTREAM_TIMEOUT": "5s"})
 	h.Up.SetFault(fakeup.TargetCatSearch, fakeup.FaultHang)
 	h.Start()
@@ -41,6 +42,7 @@ func TestSlowUpstreamDelaysNobodyElse(t *testing.T) {
 // The cooldown check and the recording of the use happen together under the
 // sender's turn: of two quick !kot from one person exactly one passes.
 func TestCooldownPerSender(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name         string
 		senders      []string
@@ -51,6 +53,7 @@ func TestCooldownPerSender(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			h := botest.New(t, sim.Config{Lossless: true}, nil)
 			h.Start()
 			for _, s := range tt.senders {
@@ -129,6 +132,7 @@ func TestBurstAllAnsweredOnce(t *testing.T) {
 // OWNER_COMMANDS=on would answer in the test group (TestOwnerCommands): off,
 // the bot's behaviour before owner mode, it is ignored like the rest.
 func TestIgnoredFrames(t *testing.T) {
+	t.Parallel()
 	h := botest.New(t, sim.Config{Lossless: true}, map[string]string{"OWNER_COMMANDS": "off"})
 	h.Start()
 	kinds := []sim.Kind{sim.KindReceipt, sim.KindTyping, sim.KindSync, sim.KindReaction, sim.KindGroupUpdate, sim.KindAttachmentOnly, sim.KindEdit}
@@ -146,6 +150,7 @@ func TestIgnoredFrames(t *testing.T) {
 
 // Malformed frames are logged and skipped; the next valid frame is answered.
 func TestMalformedFramesSkipped(t *testing.T) {
+	t.Parallel()
 	h := botest.New(t, sim.Config{Lossless: true}, nil)
 	h.Start()
 	bad := [][]byte{
@@ -177,6 +182,7 @@ func TestMalformedFramesSkipped(t *testing.T) {
 
 // A hidden number is answered by UUID.
 func TestHiddenNumberAnsweredByUUID(t *testing.T) {
+	t.Parallel()
 	h := botest.New(t, sim.Config{Lossless: true}, nil)
 	h.Start()
 	const uuid = "1e5f7c1a-3b7e-4c55-9a0b-5d1f0e2a7c11"
@@ -190,6 +196,7 @@ func TestHiddenNumberAnsweredByUUID(t *testing.T) {
 
 // Tallies and cooldowns survive a restart of the bot.
 func TestStateSurvivesRestart(t *testing.T) {
+	t.Parallel()
 	h := botest.New(t, sim.Config{Lossless: true}, nil)
 	h.Start()
 	h.Say(botest.Alice, "", "!kot")

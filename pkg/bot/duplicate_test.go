@@ -13,6 +13,7 @@ import (
 // also across a reconnect; a different sender with the same timestamp is a
 // different frame.
 func TestDuplicateFrameAnsweredOnce(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name        string
 		reconnect   bool
@@ -25,6 +26,7 @@ func TestDuplicateFrameAnsweredOnce(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			h := botest.New(t, sim.Config{Lossless: true}, nil)
 			h.Start()
 			ts := time.Now().UnixMilli()

@@ -16,6 +16,7 @@ import (
 // number who writes by uuid is then not recognised (the fallback's limit),
 // one listed by uuid still is. A stranger's uuid is ignored either way.
 func TestHiddenNumberMemberAnsweredDirectly(t *testing.T) {
+	t.Parallel()
 	const known = "+48600000055" // listed by number; writes with the uuid only
 	hidden := sim.UUIDOf("+48600000077")
 	strangerUUID := sim.UUIDOf(botest.Stranger)
@@ -33,6 +34,7 @@ func TestHiddenNumberMemberAnsweredDirectly(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			g := sim.TestGroup()
 			g.Members = append(g.Members, known, hidden)
 			h := botest.New(t, sim.Config{Lossless: true, Groups: []sim.Group{g}, Version: tt.version}, nil)

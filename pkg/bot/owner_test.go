@@ -37,6 +37,7 @@ func describeSent(sent []sim.Sent) string {
 // bot's safe defaults are on: ANSWER_IN=groups,members, the send budget, the
 // !pomoc cooldown.
 func TestOwnerCommands(t *testing.T) {
+	t.Parallel()
 	other := sha256.Sum256([]byte("a group of the owner's the bot does not serve"))
 	self := sim.DefaultNumber
 	ownUUID := sim.UUIDOf(self)
@@ -62,6 +63,7 @@ func TestOwnerCommands(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			env := map[string]string{}
 			for k, v := range tt.env {
 				env[k] = v
@@ -182,6 +184,7 @@ func TestOwnSendsEchoedNeverHandled(t *testing.T) {
 // JSON-RPC line the REST API POSTs): answered once, at the account's own
 // number, with notify_self.
 func TestOwnerCommandByWebhook(t *testing.T) {
+	t.Parallel()
 	h := botest.New(t, sim.Config{Lossless: true}, nil)
 	h.StartWebhook()
 	if _, err := h.Sim.Deliver(sim.Message{Kind: sim.KindSync, To: sim.DefaultNumber, Device: 3, Text: "!pomoc"}); err != nil {

@@ -13,6 +13,7 @@ import (
 // apology, the panic is counted by command on /metrics and its stack logged
 // once at error level, and the bot answers the next frame.
 func TestPanickingCommandGetsApology(t *testing.T) {
+	t.Parallel()
 	h := botest.New(t, sim.Config{Lossless: true}, nil)
 	h.Commands = []*commands.Command{botest.Panicky("wybuch")}
 	h.Start()

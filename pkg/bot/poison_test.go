@@ -25,10 +25,12 @@ import (
 // every later use and journal entry lost, and in webhook mode no more
 // answers at all.
 func TestOversizedSenderDoesNotPoisonState(t *testing.T) {
+	t.Parallel()
 	const senders, each = 10, 10
 	number := func(i int) string { return fmt.Sprintf("+4873100%04d", i) }
 	for _, mode := range []string{"websocket", "webhook"} {
 		t.Run(mode, func(t *testing.T) {
+			t.Parallel()
 			h := botest.New(t, sim.Config{Lossless: true}, map[string]string{"LIMIT": "4"})
 			if mode == "webhook" {
 				h.StartWebhook()

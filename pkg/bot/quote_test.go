@@ -17,6 +17,7 @@ import (
 // does not under the default QUOTE_REPLIES=groups; QUOTE_REPLIES=off quotes
 // nothing and all quotes direct replies too.
 func TestQuotedReplies(t *testing.T) {
+	t.Parallel()
 	hidden := sim.UUIDOf("+48600000077")
 	tests := []struct {
 		name       string
@@ -33,6 +34,7 @@ func TestQuotedReplies(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			env := map[string]string{}
 			if tt.mode != "" {
 				env["QUOTE_REPLIES"] = tt.mode
@@ -59,6 +61,7 @@ func TestQuotedReplies(t *testing.T) {
 
 // A picture reply quotes too, and stays one send.
 func TestQuotedPictureReply(t *testing.T) {
+	t.Parallel()
 	h := botest.New(t, sim.Config{Lossless: true}, map[string]string{"TYPING": "off"})
 	h.Start()
 	ts, err := h.Sim.Deliver(sim.Message{From: botest.Bob, Group: "testbot", Text: "!kot"})
@@ -79,6 +82,7 @@ func TestQuotedPictureReply(t *testing.T) {
 // identity's uuid, never by SELFTEST_SENDER's made-up number, which signal-cli
 // would look up at Signal and refuse as not registered.
 func TestSelftestReplyQuotesByUUID(t *testing.T) {
+	t.Parallel()
 	h := botest.New(t, sim.Config{Lossless: true}, nil)
 	h.Start()
 	h.Selftest("!pomoc")
@@ -92,6 +96,7 @@ func TestSelftestReplyQuotesByUUID(t *testing.T) {
 // character boundary and marked: a 1 MB "!pomoc żżż…" (two bytes a
 // character, so a byte cut would split one) is not sent back whole.
 func TestQuoteBounded(t *testing.T) {
+	t.Parallel()
 	h := botest.New(t, sim.Config{Lossless: true}, nil)
 	h.Start()
 	text := "!pomoc " + strings.Repeat("ż", 500_000)

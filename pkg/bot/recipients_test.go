@@ -22,6 +22,7 @@ func bigGroup() sim.Group {
 // command is shed, nothing is retried), one log line with the counts and
 // sender hashes but no number.
 func TestRecipientsRateLimited(t *testing.T) {
+	t.Parallel()
 	g := bigGroup()
 	limited := map[string]string{g.Members[2]: "RATE_LIMIT_FAILURE", g.Members[3]: "RATE_LIMIT_FAILURE"}
 	h := botest.New(t, sim.Config{Lossless: true, SendShape: sim.ShapeArray, Groups: []sim.Group{g},
@@ -62,6 +63,7 @@ func TestRecipientsRateLimited(t *testing.T) {
 // and nothing retried; once a send reaches the member again (their key
 // trusted), the status is ok.
 func TestRecipientIdentityFailure(t *testing.T) {
+	t.Parallel()
 	g := bigGroup()
 	h := botest.New(t, sim.Config{Lossless: true, SendShape: sim.ShapeArray, Groups: []sim.Group{g},
 		Faults: sim.Faults{RecipientErrors: map[string]string{g.Members[3]: "IDENTITY_FAILURE"}}}, nil)
@@ -94,6 +96,7 @@ func TestRecipientIdentityFailure(t *testing.T) {
 // A direct chat whose one recipient's safety number changed is the REST
 // API's 400 "untrusted recipient keys": that member is unreachable.
 func TestDirectUntrusted(t *testing.T) {
+	t.Parallel()
 	h := botest.New(t, sim.Config{Lossless: true, Faults: sim.Faults{RecipientErrors: map[string]string{sim.DefaultSender: "IDENTITY_FAILURE"}}}, nil)
 	h.Start()
 	h.Say(sim.DefaultSender, "", "!pomoc")
@@ -110,6 +113,7 @@ func TestDirectUntrusted(t *testing.T) {
 // When Signal demands a captcha, /healthz is degraded with captcha_required
 // and the challenge token, and says what to do.
 func TestHealthCaptchaRequired(t *testing.T) {
+	t.Parallel()
 	h := botest.New(t, sim.Config{Lossless: true}, nil)
 	h.Sim.SetCaptcha(true, "")
 	h.Start()

@@ -38,6 +38,7 @@ func countSends(sent []sim.Sent, sub string) (text, pictures int) {
 }
 
 func TestFloodOfUnknownCommandsGetsOneHint(t *testing.T) {
+	t.Parallel()
 	h := safeBot(t, nil)
 	for range 300 {
 		h.Say(botest.Member, "testbot", "!x")
@@ -64,6 +65,7 @@ func TestFloodOfUnknownCommandsGetsOneHint(t *testing.T) {
 }
 
 func TestFloodOfKotGetsOnePicture(t *testing.T) {
+	t.Parallel()
 	h := safeBot(t, nil)
 	for range 300 {
 		h.Say(botest.Member, "testbot", "!kot")
@@ -117,6 +119,7 @@ func TestManySendersInOneGroupStayInsideSignalsLimits(t *testing.T) {
 }
 
 func TestRateLimitPausesEverySend(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string
 		fault sim.Fault
@@ -167,6 +170,7 @@ func TestRateLimitPausesEverySend(t *testing.T) {
 }
 
 func TestAnswerIn(t *testing.T) {
+	t.Parallel()
 	other := sim.Group{Alias: "other", Name: "other", InternalID: "b3RoZXItZ3JvdXAtaWQtb2YtMzItYnl0ZXMtbG9uZyE=", Members: []string{botest.Stranger}}
 	tests := []struct {
 		name      string

@@ -11,11 +11,13 @@ import (
 // What one picture reply costs in Signal messages, as the simulator counts
 // them: the reply itself, reactions and typing calls (each a message to
 // Signal), for a quick send and for a send of 40 s under the default
-// TYPING_REFRESH, and for a repeat refused inside the cooldown. The figures
-// are logged (go test -run TestSendsPerPictureReply -v) and held to what
-// each setting promises. The 40 s rows run in parallel, so the test takes
-// about 40 s.
+// TYPING_REFRESH of 10 s, and for a repeat refused inside the cooldown. The
+// figures are logged (go test -run TestSendsPerPictureReply -v) and held to
+// what each setting promises. The 40 s rows are scaled down tenfold, a send
+// of 4 s with TYPING_REFRESH=1s: the same refreshes in a tenth of the time
+// (TestTypingRefreshed ticks the refresh's logic on a clock of its own).
 func TestSendsPerPictureReply(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name      string
 		send      time.Duration // the simulator's latency of /v2/send
@@ -27,8 +29,8 @@ func TestSendsPerPictureReply(t *testing.T) {
 		wantReact int64
 	}{
 		{"quick send", 0, nil, 1, 1, 2, 2, 0},
-		{"send of 40 s", 40 * time.Second, nil, 1, 1, 2 + 3, 2 + 4, 0},
-		{"send of 40 s, TYPING=off", 40 * time.Second, map[string]string{"TYPING": "off"}, 1, 1, 0, 0, 0},
+		{"send of 40 s", 4 * time.Second, map[string]string{"TYPING_REFRESH": "1s"}, 1, 1, 2 + 3, 2 + 4, 0},
+		{"send of 40 s, TYPING=off", 4 * time.Second, map[string]string{"TYPING_REFRESH": "1s", "TYPING": "off"}, 1, 1, 0, 0, 0},
 		{"refused repeat, REACTIONS=off", 0, nil, 2, 2, 2, 2, 0},
 		{"refused repeat, REACTIONS=on", 0, map[string]string{"REACTIONS": "on"}, 2, 1, 2, 2, 1},
 	}

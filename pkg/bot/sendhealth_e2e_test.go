@@ -16,6 +16,7 @@ import (
 // bot.SendFailuresDegraded-th failure in a row, with the reason; the first
 // send that goes clears it.
 func TestHealthDegradedWhileSendsFail(t *testing.T) {
+	t.Parallel()
 	h := botest.New(t, sim.Config{Lossless: true, Faults: sim.Faults{Send: sim.Fault{Kind: sim.FaultBadRequest}}}, nil)
 	h.Start()
 	say := func(i int) { h.Say(fmt.Sprintf("+4873200%04d", i), "", "!pomoc") }
@@ -55,6 +56,7 @@ func TestHealthDegradedWhileSendsFail(t *testing.T) {
 // A 429 pauses every send; while it does, /healthz is degraded and names
 // the pause's end, the time send_paused_until gives.
 func TestHealthDegradedWhilePaused(t *testing.T) {
+	t.Parallel()
 	h := botest.New(t, sim.Config{Lossless: true, Faults: sim.Faults{Send: sim.Fault{Kind: sim.FaultRateLimit, Next: 1}}},
 		map[string]string{"RATE_LIMIT_PAUSE": "10m"}) // far beyond the test: the pause is on when /healthz is read
 	h.Start()
@@ -79,6 +81,7 @@ func TestHealthDegradedWhilePaused(t *testing.T) {
 // sent with an unreadable answer: no retry, no apology, not a send error,
 // /healthz ok; and the next frames are answered as usual.
 func TestSendAnswerUnreadableCountsAsSent(t *testing.T) {
+	t.Parallel()
 	h := botest.New(t, sim.Config{Lossless: true, Faults: sim.Faults{Send: sim.Fault{Kind: sim.FaultGarbage, Next: 1}}}, nil)
 	h.Start()
 	h.Say(botest.Alice, "", "!pomoc")

@@ -15,6 +15,7 @@ import (
 // pool's refill of them (before, each shed reply took a pooled picture,
 // which the pool fetched again: 200 downloads for 5 pictures).
 func TestShedPictureCostsNoFetch(t *testing.T) {
+	t.Parallel()
 	const pool, budget, members = 3, 5, 100
 	h := botest.New(t, sim.Config{Lossless: true}, reactionsOn(map[string]string{
 		"POOL_SIZE_CAT": fmt.Sprint(pool), "TYPING": "off", "SEND_BUDGET": "on", "SEND_BUDGET_CHAT": fmt.Sprintf("%d/1h", budget),

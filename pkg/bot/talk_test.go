@@ -12,6 +12,7 @@ import (
 // "￼ !pomoc" with the placeholder a mention of the bot is a command, answered
 // once; with a mention of another member it is not one, and gets nothing.
 func TestAddressedCommands(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		mention func(h *botest.Harness) string
@@ -22,6 +23,7 @@ func TestAddressedCommands(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			h := botest.New(t, sim.Config{Lossless: true}, nil)
 			h.Start()
 			msg := sim.Message{From: botest.Alice, Group: "testbot", Text: "\uFFFC !pomoc", Mentions: []string{tt.mention(h)}}
@@ -58,6 +60,7 @@ func reactionsOn(env map[string]string) map[string]string {
 // Two !kot from one member inside the cooldown: a picture, then a ⏳ reaction
 // on the second message and no text; a third gets nothing (once per window).
 func TestRefusedRepeatGetsAReaction(t *testing.T) {
+	t.Parallel()
 	h := botest.New(t, sim.Config{Lossless: true}, reactionsOn(nil))
 	h.Start()
 	var ts [3]int64
@@ -107,6 +110,7 @@ func pictureThenRepeat(t *testing.T, env map[string]string) (*botest.Harness, si
 // A 🔁 on the bot's picture after the cooldown asks for another, a second
 // picture; a 🔁 on someone else's message, or on the bot's text, gets nothing.
 func TestRepeatReaction(t *testing.T) {
+	t.Parallel()
 	h, picture, repeat := pictureThenRepeat(t, map[string]string{"COOLDOWNS": "pomoc=0s,kot=1s"})
 	time.Sleep(1100 * time.Millisecond) // the cooldown of 1 s runs out
 	repeat(picture.Timestamp, "")
@@ -133,6 +137,7 @@ func TestRepeatReaction(t *testing.T) {
 // A 🔁 on the bot's picture inside the cooldown is a refused repeat: a ⏳ on
 // that picture (a reaction cannot be reacted to), once per window.
 func TestRepeatReactionInsideTheCooldown(t *testing.T) {
+	t.Parallel()
 	h, picture, repeat := pictureThenRepeat(t, nil) // !kot's own cooldown, 30 s
 	repeat(picture.Timestamp, "")
 	repeat(picture.Timestamp, "")
@@ -152,6 +157,7 @@ func TestRepeatReactionInsideTheCooldown(t *testing.T) {
 // scaled down tenfold from a 40 s send and the default 10 s refresh (whose
 // logic TestTypingRefreshed in package bot ticks through).
 func TestTypingKeptAliveWhileSending(t *testing.T) {
+	t.Parallel()
 	lat := sim.ZeroLatency()
 	lat.Send = 4 * time.Second
 	h := botest.New(t, sim.Config{Lossless: true, Latency: lat}, map[string]string{"TYPING_REFRESH": "1s", "UPSTREAM_TIMEOUT": "60s"})

@@ -55,6 +55,7 @@ func (u *heldUpstream) Release() { u.once.Do(func() { close(u.release) }) }
 // accepted, while its picture is still on the way, and clears it after the
 // picture is sent.
 func TestTypingWhileThePictureComes(t *testing.T) {
+	t.Parallel()
 	// A long UPSTREAM_TIMEOUT: a loaded machine under -race may take seconds
 	// to shrink the fake's 1600×1200 picture.
 	h := botest.New(t, sim.Config{Lossless: true}, map[string]string{"UPSTREAM_TIMEOUT": "60s"})
@@ -91,6 +92,7 @@ func TestTypingWhileThePictureComes(t *testing.T) {
 // TYPING=off shows none, and a typing indicator the REST API refuses is
 // logged and ignored: the picture is sent either way.
 func TestTypingOffOrFailing(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name     string
 		env      map[string]string
@@ -103,6 +105,7 @@ func TestTypingOffOrFailing(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			h := botest.New(t, sim.Config{Lossless: true, Faults: tt.faults}, tt.env)
 			h.Start()
 			h.Say(botest.Alice, "testbot", "!cat")

@@ -8,8 +8,14 @@ import (
 	"signal-bot/pkg/sim"
 )
 
+// Each command in a direct chat and in a group, through the simulator: the
+// reply's recipient, number, text (under 2,000 bytes) and picture.
 func TestEachCommandInGroupAndDirect(t *testing.T) {
+	t.Parallel()
 	h := botest.New(t, sim.Config{Lossless: true}, nil)
+	// A camera's photo, fetched, decoded, shrunk and sent: the whole picture
+	// path once, where the other tests' small pictures are sent as they come.
+	h.UsePictures(botest.FullSize, botest.FullSize*3/4)
 	h.Start()
 	tests := []struct {
 		text     string

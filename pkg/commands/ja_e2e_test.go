@@ -11,6 +11,7 @@ import (
 // !ja calls the sender "Ty": the name signal-cli reports is, for a linked
 // account, the operator's own address-book label. JA_SHOW_NAME=true shows it.
 func TestJaShowsNoName(t *testing.T) {
+	t.Parallel()
 	const name = "Zosia (sąsiadka z 3 piętra)"
 	for _, tt := range []struct {
 		env      map[string]string

@@ -13,6 +13,7 @@ import (
 // the commands by their English names (!help, !me), and the Polish names and
 // aliases still work.
 func TestEveryReplyInEnglish(t *testing.T) {
+	t.Parallel()
 	h := botest.New(t, sim.Config{Lossless: true}, map[string]string{"REPLY_LANG": "en", "SCOPES": "cat=direct"})
 	h.Start()
 	steps := []struct {

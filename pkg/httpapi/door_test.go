@@ -14,6 +14,7 @@ import (
 // no power: they come from SELFTEST_SENDER into a test group, and !bot is
 // never answered in a group, even when that sender is listed in ADMINS.
 func TestSelftestCarriesNoPower(t *testing.T) {
+	t.Parallel()
 	h := botest.New(t, sim.Config{Lossless: true}, map[string]string{"ADMINS": "ala=" + botest.Admin, "SELFTEST_SENDER": botest.Admin})
 	h.Start()
 	res, err := http.Post(h.URL()+"/_selftest", "application/json", strings.NewReader(`{"group":"testbot","text":"!bot pauza 1h"}`))

@@ -13,6 +13,7 @@ import (
 // /healthz says when the last frame came (any frame: a receipt counts) and
 // /metrics how long ago; with SILENCE_DEGRADED unset a silent bot stays ok.
 func TestLastFrameHeard(t *testing.T) {
+	t.Parallel()
 	h := botest.New(t, sim.Config{Lossless: true}, nil)
 	h.Start()
 	if got := h.Health()["last_frame_at"]; got != nil {
@@ -41,6 +42,7 @@ func TestLastFrameHeard(t *testing.T) {
 // which waits for a 200; the recovery with a frame is TestSilence's, on its
 // own clock.)
 func TestSilenceDegraded(t *testing.T) {
+	t.Parallel()
 	h := botest.New(t, sim.Config{Lossless: true}, map[string]string{"SILENCE_DEGRADED": "5s"})
 	h.Start()
 	for i := 0; ; i++ {

@@ -9,6 +9,7 @@ import (
 )
 
 func TestMetricsMoveWithTraffic(t *testing.T) {
+	t.Parallel()
 	h := botest.New(t, sim.Config{Lossless: true}, map[string]string{"COOLDOWNS": "kot=1h"})
 	h.Start()
 	before := h.Scrape()

@@ -35,6 +35,7 @@ func series(fams map[string]*dto.MetricFamily, name string, labels map[string]st
 // a series before its first sample, so signal_bot_panics_total appearing
 // only with the first panic would never alert on it.
 func TestCountersStartAtZero(t *testing.T) {
+	t.Parallel()
 	h := botest.New(t, sim.Config{Lossless: true}, map[string]string{"POOL_SIZE_CAT": "1"})
 	h.Start()
 	want := map[string][]map[string]string{

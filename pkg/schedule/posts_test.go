@@ -20,6 +20,7 @@ import (
 var scheduledServed = regexp.MustCompile(`msg=served command=\S+ .*send_wait_ms=(\S+) .*trace_id=\S+ scheduled=true`)
 
 func TestScheduledPostOnce(t *testing.T) {
+	t.Parallel()
 	h, clock := botest.NewScheduled(t, "2026-12-02 07:59:57", map[string]string{"POOL_SIZE_KOT": "2"})
 	h.Start()
 	fams := func() map[string]float64 {
@@ -65,6 +66,7 @@ func TestScheduledPostOnce(t *testing.T) {
 }
 
 func TestMissedSlotAfterRestart(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, restart string
 		posts         int
@@ -74,6 +76,7 @@ func TestMissedSlotAfterRestart(t *testing.T) {
 		{"outside the grace window: skipped", "2026-12-03 09:01:00", 0, "skipped"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			h, clock := botest.NewScheduled(t, "2026-12-02 12:00:00", nil)
 			h.Start() // the slot is armed: done up to now
 			botest.Armed(t, clock)
@@ -99,6 +102,7 @@ func TestMissedSlotAfterRestart(t *testing.T) {
 // A post meets the outbound budget and the 429 pause as a reply would: it
 // waits for a token within SEND_WAIT_MAX, else it is shed and counted.
 func TestScheduledPostMeetsTheBudget(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name    string
 		env     map[string]string
@@ -109,9 +113,10 @@ func TestScheduledPostMeetsTheBudget(t *testing.T) {
 	}{
 		{"an empty chat budget sheds it", map[string]string{"SEND_BUDGET_CHAT": "1/1h", "SEND_WAIT_MAX": "1s"}, false, 1, "shed", "budget_chat"},
 		{"a 429 pause sheds it", map[string]string{"RATE_LIMIT_PAUSE": "1h", "SEND_WAIT_MAX": "1s"}, true, 0, "shed", "paused"},
-		{"a token soon: it waits", map[string]string{"SEND_BUDGET_CHAT": "1/6s", "SEND_WAIT_MAX": "10s"}, false, 2, "served", ""},
+		{"a token soon: it waits", map[string]string{"SEND_BUDGET_CHAT": "1/3s", "SEND_WAIT_MAX": "10s"}, false, 2, "served", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			// A text post, so it reaches the budget at once: a picture's
 			// fetch and shrink could outlast the token's refill under -race.
 			tc.env["SEND_BUDGET"], tc.env["SCHEDULE"] = "on", "testbot=pomoc@08:00"
@@ -150,6 +155,7 @@ func TestScheduledPostMeetsTheBudget(t *testing.T) {
 // panic and as a post in error, nothing sent (nobody asked: no apology), and
 // the bot answers the next frame.
 func TestScheduledPostPanics(t *testing.T) {
+	t.Parallel()
 	h, clock := botest.NewScheduled(t, "2026-12-02 07:59:00", map[string]string{"SCHEDULE": "testbot=wybuch@08:00"})
 	h.Commands = []*commands.Command{botest.Panicky("wybuch")}
 	h.Start()
@@ -170,6 +176,7 @@ func TestScheduledPostPanics(t *testing.T) {
 // the pause is not posted, but counted (outcome paused) and logged; after
 // the pause the next day's slot is posted.
 func TestScheduledPostHeldByPause(t *testing.T) {
+	t.Parallel()
 	h, clock := botest.NewScheduled(t, "2026-12-02 07:59:57", map[string]string{"ADMINS": "ala=" + botest.Admin})
 	h.Start()
 	botest.Armed(t, clock)
@@ -212,6 +219,7 @@ func plan5760() string {
 // not as one 260,752-byte line; no line the start logs reaches
 // telemetry.MaxLogLine.
 func TestScheduleStartLineBounded(t *testing.T) {
+	t.Parallel()
 	h, _ := botest.NewScheduled(t, "2026-12-02 07:59:57", map[string]string{"SCHEDULE": plan5760()})
 	h.Start()
 	var line string

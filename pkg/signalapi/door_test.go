@@ -18,6 +18,7 @@ import (
 // on, its default); with the token a forged admin frame without it is
 // refused and changes nothing, and the same frame with it is the admin's.
 func TestWebhookDoorClosedWhileFramesCarryPower(t *testing.T) {
+	t.Parallel()
 	hook := map[string]string{"RECEIVE_MODE": "webhook", "SIGNAL_API_URL": "http://127.0.0.1:1", "SIGNAL_NUMBER": "+48500000001", "HTTP_ADDR": "127.0.0.1:0"}
 	for name, env := range map[string]map[string]string{
 		"ADMINS set":        {"ADMINS": "ala=" + botest.Admin, "OWNER_COMMANDS": "off"},

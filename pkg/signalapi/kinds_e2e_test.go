@@ -13,6 +13,7 @@ import (
 // the bot, each is counted under its own reason; a command after them is
 // answered.
 func TestNewMessageKindsNotAnswered(t *testing.T) {
+	t.Parallel()
 	kinds := []struct {
 		msg    sim.Message
 		reason string
@@ -30,6 +31,7 @@ func TestNewMessageKindsNotAnswered(t *testing.T) {
 	}
 	for _, chat := range []string{"testbot", ""} {
 		t.Run("group="+chat, func(t *testing.T) {
+			t.Parallel()
 			h := botest.New(t, sim.Config{Lossless: true}, nil)
 			h.Start()
 			for _, k := range kinds {
@@ -58,8 +60,10 @@ func TestNewMessageKindsNotAnswered(t *testing.T) {
 // once, when it came; its edits, to !pomoc or to another command, are
 // skipped (reason edit), in a group and in a direct chat.
 func TestEditOfCommandAnsweredOnce(t *testing.T) {
+	t.Parallel()
 	for _, chat := range []string{"testbot", ""} {
 		t.Run("group="+chat, func(t *testing.T) {
+			t.Parallel()
 			h := botest.New(t, sim.Config{Lossless: true}, nil)
 			h.Start()
 			ts, err := h.Sim.Deliver(sim.Message{From: sim.DefaultSender, Group: chat, Text: "!pomoc"})

@@ -110,6 +110,7 @@ func (o *outage) close() {
 // off meanwhile, is connected again within the backoff cap (2 s; the pure
 // schedule is checked in pkg/signalapi's TestBackoffIsCapped) and answers.
 func TestRedialAfterOutage(t *testing.T) {
+	t.Parallel()
 	h := botest.New(t, sim.Config{Lossless: true}, nil)
 	u, err := url.Parse(h.Env["SIGNAL_API_URL"])
 	if err != nil {

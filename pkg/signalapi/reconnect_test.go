@@ -14,6 +14,7 @@ import (
 
 // The simulator closes the socket: the bot redials and answers what comes after.
 func TestReconnectAfterSocketClosed(t *testing.T) {
+	t.Parallel()
 	h := botest.New(t, sim.Config{Lossless: true}, nil)
 	h.Start()
 	for round := 1; round <= 3; round++ {

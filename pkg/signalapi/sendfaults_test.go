@@ -11,6 +11,7 @@ import (
 // reached signal-cli) is retried; a 429, a 400 or a hang may have been
 // delivered and are not. Each ends with its slot free and the error counted.
 func TestSendFaults(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name       string
 		fault      sim.Fault

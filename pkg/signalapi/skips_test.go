@@ -14,6 +14,7 @@ import (
 // any traffic); a frame signal-cli could not decrypt is logged with the
 // exception's type and message and nothing that names the sender.
 func TestSkippedFramesCounted(t *testing.T) {
+	t.Parallel()
 	h := botest.New(t, sim.Config{Lossless: true}, nil)
 	h.Start()
 	fams := h.Scrape()

@@ -17,6 +17,7 @@ import (
 // while the fault is set. That a 50 MB body costs bounded memory is
 // pkg/upstream's TestHugeBodyMemoryIsBounded.
 func TestUpstreamFaultsGiveApology(t *testing.T) {
+	t.Parallel()
 	targets := []struct{ target, command string }{
 		{fakeup.TargetCatSearch, "!cat"},
 		{fakeup.TargetCatDownload, "!cat"},

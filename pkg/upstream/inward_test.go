@@ -15,6 +15,7 @@ import (
 // TestCatAPIURLPointedInward, which records the dialer's refusals instead of
 // sending traffic there.
 func TestCatURLPointedInwardGetsApology(t *testing.T) {
+	t.Parallel()
 	c1, c2 := listenCounting(t, "127.0.0.1:0"), listenCounting(t, "127.0.0.2:0")
 	lo, lo2 := c1.ln.Addr().String(), c2.ln.Addr().String()
 	tests := []struct {
