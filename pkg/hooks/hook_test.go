@@ -2,6 +2,7 @@ package hooks
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/base64"
 	"encoding/json"
@@ -139,6 +140,7 @@ func TestAnswers(t *testing.T) {
 		ctype, body string
 		status      int
 		sleep       time.Duration
+		timeout     time.Duration // the hook's; 0: 5 s, ample under -race on shared cores
 		wantOutcome string
 		wantText    string
 		wantPicture bool
@@ -149,7 +151,7 @@ func TestAnswers(t *testing.T) {
 		{name: "a long text is cut", ctype: "text/plain", body: strings.Repeat("ż", 3000), wantOutcome: OutcomeOK, wantText: strings.Repeat("ż", 999)},
 		{name: "500", ctype: "text/plain", body: "oops", status: 500, wantOutcome: OutcomeStatus},
 		{name: "a redirect", ctype: "text/plain", status: 302, wantOutcome: OutcomeStatus},
-		{name: "too slow", ctype: "text/plain", body: "late", sleep: time.Second, wantOutcome: OutcomeTimeout},
+		{name: "too slow", ctype: "text/plain", body: "late", sleep: time.Second, timeout: 300 * time.Millisecond, wantOutcome: OutcomeTimeout},
 		{name: "10 MB", ctype: "text/plain", body: strings.Repeat("x", 10<<20), wantOutcome: OutcomeTooBig},
 		{name: "garbage JSON", ctype: "application/json", body: `{"text": nope`, wantOutcome: OutcomeBadAnswer},
 		{name: "another type", ctype: "text/html", body: "<b>x</b>", wantOutcome: OutcomeBadAnswer},
@@ -179,7 +181,7 @@ func TestAnswers(t *testing.T) {
 			})
 			counts := &sync.Map{}
 			d := deps(t, nil, counts, srv.URL)
-			reply, err := d.Run(Hook{Name: "h", URL: srv.URL, Timeout: 300 * time.Millisecond})(context.Background(), request(time.Now()))
+			reply, err := d.Run(Hook{Name: "h", URL: srv.URL, Timeout: cmp.Or(tt.timeout, 5*time.Second)})(context.Background(), request(time.Now()))
 			if n, ok := counts.Load("h/" + tt.wantOutcome); !ok || n.(*atomic.Int64).Load() != 1 {
 				t.Errorf("outcome %s not counted once (err %v)", tt.wantOutcome, err)
 			}
