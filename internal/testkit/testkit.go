@@ -38,13 +38,13 @@ func (b *SyncBuffer) String() string {
 const WaitTimeout = time.Minute
 
 // WaitFor polls cond until it holds and fails the test if it does not
-// within WaitTimeout. It polls at once, then every millisecond, backing off
-// to every 20 ms, so a quick event costs no fixed sleep and a slow one costs
+// within WaitTimeout. It polls at once, then after a millisecond, backing
+// off to every 5 ms, so a quick event costs no fixed sleep and a slow one
 // little CPU.
 func WaitFor(t testing.TB, what string, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(WaitTimeout)
-	for pause := time.Millisecond; !cond(); pause = min(2*pause, 20*time.Millisecond) {
+	for pause := time.Millisecond; !cond(); pause = min(2*pause, 5*time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatalf("timed out after %v waiting for %s", WaitTimeout, what)
 		}
