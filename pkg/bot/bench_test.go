@@ -15,7 +15,7 @@ import (
 
 // The bot, the simulator (lossless, zero latency) and the fake upstreams in
 // one process, the state file on disk: the benchmarks to profile the frame
-// path with (go test -run '^$' -bench Burst -cpuprofile cpu.out ./pkg/app).
+// path with (go test -run '^$' -bench Burst -cpuprofile cpu.out ./pkg/bot).
 // The figures to quote come from go run ./tool/soak --burst, where the bot
 // is a process of its own.
 
