@@ -134,7 +134,7 @@ ok "$(sed -nE 's/^[#[:space:]]*([A-Z][A-Z0-9_]*)=.*/\1/p' deploy/signal-bot.env.
 
 # The default of WEBHOOK_PATH, as the bot states it.
 "$tmp/bin/signal-bot" -h >"$tmp/usage" 2>&1
-webhook_path=$(sed -nE 's/^  WEBHOOK_PATH=([^ ]+) .*/\1/p' "$tmp/usage" | head -1)
+webhook_path=$(sed -nE 's/^ *WEBHOOK_PATH=([^ ]*).*/\1/p' "$tmp/usage" | head -n1)
 [[ $webhook_path == /* ]] || fail "could not read WEBHOOK_PATH's default from signal-bot -h"
 
 # Without interpolation: compose.yaml requires WEBHOOK_TOKEN (from .env), and
@@ -331,7 +331,7 @@ api=$(wait_log "$tmp/sim.log" 'msg=ready' | sed -nE 's/.* url=([^ ]+).*/\1/p') |
 	fail "signal-sim did not start"
 }
 curl -fsS "$api/v1/about" | grep -q '"mode":"json-rpc"' || fail "GET /v1/about: not json-rpc"
-# As docs/operations.md does it: the test group's id from GET /v1/groups/<number>.
+# As docs/deploy.md does it: the test group's id from GET /v1/groups/<number>.
 testbot=$(curl -fsS "$api/v1/groups/%2B${number#+}" | grep -oE '"id":"group\.[^"]+"' | head -1 | cut -d'"' -f4)
 [[ -n $testbot ]] || fail "GET /v1/groups/<number> listed no group id"
 other="group.$(head -c 32 /dev/urandom | base64 -w0 | tr -d '\n' | base64 -w0)"

@@ -81,7 +81,7 @@ func TestDamagedStateStops(t *testing.T) {
 			}
 			lines := strings.Split(strings.TrimSpace(stderr.String()), "\n")
 			last := lines[len(lines)-1]
-			for _, want := range []string{"signal-bot: state file " + path + " is damaged (", "docs/operations.md §9", "mv " + path, "STATE_DAMAGED=aside"} {
+			for _, want := range []string{"signal-bot: state file " + path + " is damaged (", "docs/operations.md#backups", "mv " + path, "STATE_DAMAGED=aside"} {
 				if !strings.Contains(last, want) {
 					t.Errorf("last line %q; want it to say %q", last, want)
 				}
@@ -187,7 +187,7 @@ func TestSecondBotRefused(t *testing.T) {
 	}
 }
 
-// SIGHUP is a drain like SIGTERM (docs/operations.md §5): logged, every
+// SIGHUP is a drain like SIGTERM (docs/operations.md#restarts-signals-and-upgrades): logged, every
 // accepted frame answered, every use committed, exit 0.
 func TestSighupDrains(t *testing.T) {
 	t.Parallel()

@@ -168,7 +168,7 @@ func newLogger(w io.Writer, level slog.Level) *slog.Logger {
 // SIGHUP is a drain too, not ignored: the bot has nothing to reload, a
 // terminal's hangup means its session is gone, and under systemd the unit's
 // Restart=always starts the bot again, rereading its env file
-// (docs/operations.md §5). Later signals are caught and ignored while the
+// (docs/operations.md#restarts-signals-and-upgrades). Later signals are caught and ignored while the
 // bot drains.
 func stopOnSignal(parent context.Context, log *slog.Logger) (context.Context, context.CancelFunc) {
 	ctx, cancel := context.WithCancel(parent)

@@ -56,3 +56,25 @@ func TestSandboxCommandsFile(t *testing.T) {
 		return strings.Contains(s, "Bądźcie mili.") && strings.Contains(s, "Tokio: 21:00") && strings.Contains(s, "↳ czas ")
 	})
 }
+
+// The typist, as the admin in a direct chat, makes a text command with
+// !bot tekst; in the group, !zasady answers its text, to a member too. A
+// member's !bot tekst in a direct chat changes nothing.
+func TestSandboxTextCommand(t *testing.T) {
+	sr := runSandbox(t, map[string]string{"HTTP_ADDR": "127.0.0.1:0", "POOL_SIZE_CAT": "0", "POOL_SIZE_KOT": "0"})
+	sr.waitScreen(firstScreenEnd)
+	sr.say("/dm")
+	sr.say("!bot tekst zasady Bądźcie dla siebie mili.")
+	sr.waitScreen("bot → admin, direct: Komenda !zasady zapisana.\n")
+	sr.say("/as member")
+	sr.say("!bot tekst zasady Nic.")
+	sr.say("/group")
+	sr.waitScreen("== member " + memberNumber + " (Ola), in the group testbot\n")
+	sr.say("!zasady")
+	sr.waitScreen("bot → testbot: Bądźcie dla siebie mili.\n")
+	sr.waitScreen("↳ zasady  own_ms=")
+	sr.metric(`signal_bot_frames_ignored_total{reason="not_admin"} 1`)
+	if strings.Contains(sr.screen.String(), "bot → member, direct") {
+		t.Errorf("the member's !bot tekst got a reply:\n%s", sr.screen.String())
+	}
+}

@@ -3,8 +3,9 @@
 // file), the views of !bot status and !bot plan, and their texts. It sits
 // above package bot: the bot hands it an admin's !bot through bot.Console,
 // which *Console is; it reads the bot's figures through Figures (the
-// intake's), the scheduled posts through Planner, and the bot's settings
-// read its Changes through bot.ChatChanges.
+// intake's) and Account (the bot's own: who is unreachable, the captcha),
+// the scheduled posts through Planner, and the bot's settings read its
+// Changes through bot.ChatChanges.
 package admin
 
 import (
@@ -33,6 +34,7 @@ type Deps struct {
 	Gate     *outbound.Gate     // the outbound budget and 429 pause, for !bot status
 	Groups   bot.Groups         // the configured groups, for !bot status's budget line
 	Figures  Figures            // the bot's intake; nil: no queue or journal line, no frame heard
+	Account  Account            // the bot, for !bot captcha and the unreachable members; nil: neither
 	Planner  Planner            // the scheduled posts; nil: none
 	Status   StatusInfo         // what !bot status reports that the bot does not know itself
 }
@@ -74,7 +76,7 @@ func (c *Console) Answer(ctx context.Context, call bot.AdminCall) string {
 	r := request{args: args, raw: raw, admin: call.Admin, now: call.Now, t: c.t}
 	for _, v := range c.verbs {
 		if v.name == name && len(args) >= v.nargs {
-			return v.run(c, ctx, r)
+			return fitReply(v.run(c, ctx, r))
 		}
 	}
 	lines := []string{c.t.text(keyUsage)}
@@ -115,22 +117,27 @@ func (c *Console) command(arg string, r request) (*commands.Command, string) {
 	return cmd, ""
 }
 
-// parseDuration reads an admin's duration: a Go duration ("90s", "5m",
-// "1h30m") or "0", not negative and at most max.
-func parseDuration(s string, max time.Duration) (time.Duration, bool) {
+// parseDuration reads an admin's duration: "0", or a Go duration ("90s",
+// "5m", "1h30m") of one second to max, rounded to the second, which is
+// what a reply can say and what is kept. why is the text of its refusal
+// (keyTooShort, keyBadDuration), "" when it takes s.
+func parseDuration(s string, max time.Duration) (d time.Duration, why key) {
 	if s == "0" {
-		return 0, true
+		return 0, ""
 	}
 	d, err := time.ParseDuration(s)
-	if err != nil || d < 0 || d > max {
-		return 0, false
+	switch {
+	case err != nil || d < 0 || d > max:
+		return 0, keyBadDuration
+	case d > 0 && d < time.Second:
+		return 0, keyTooShort
 	}
-	return d, true
+	return d.Round(time.Second), ""
 }
 
-// badDuration is the answer to a duration parseDuration refused.
-func badDuration(r request, s string, max time.Duration) string {
-	return r.t.format(keyBadDuration, commands.Truncate(s, 32), max.String())
+// badDuration is the answer to a duration parseDuration refused for why.
+func badDuration(r request, why key, s string, max time.Duration) string {
+	return r.t.format(why, commands.Truncate(s, 32), max.String())
 }
 
 // changed logs a change an admin made, naming the admin by alias or hash,

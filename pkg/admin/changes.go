@@ -163,17 +163,36 @@ func (c *Changes) SetScope(ctx context.Context, name, spec string) error {
 // ParseScope reads a scope as SCOPES does, but naming groups by alias only:
 // a signal-cli group id is a secret of its group, and what is set in chat
 // shows in !bot status and /healthz.
+// A refusal is a *ScopeError.
 func (c *Changes) ParseScope(spec string) (commands.Scope, error) {
+	some := false
 	for _, part := range strings.Split(spec, "|") {
 		switch part = strings.TrimSpace(part); part {
-		case "*", "all", "direct", "groups", "":
+		case "":
+		case "*", "all", "direct", "groups":
+			some = true
 		default:
 			if _, ok := c.aliases[part]; !ok {
-				return commands.Scope{}, fmt.Errorf("%q is not *, direct, groups or a group alias", commands.Truncate(part, 64))
+				return commands.Scope{}, &ScopeError{Part: part}
 			}
+			some = true
 		}
 	}
+	if !some {
+		return commands.Scope{}, &ScopeError{}
+	}
 	return commands.ParseScope(spec, c.aliases)
+}
+
+// ScopeError is why ParseScope refuses a scope: Part is no chat, or, with
+// Part "", the scope names none.
+type ScopeError struct{ Part string }
+
+func (e *ScopeError) Error() string {
+	if e.Part == "" {
+		return "the scope names no chat"
+	}
+	return fmt.Sprintf("%q is not *, direct, groups or a group alias", commands.Truncate(e.Part, 64))
 }
 
 // SetOff switches the command name off (off) or back on.
@@ -200,34 +219,61 @@ func (c *Changes) Reset(ctx context.Context) error {
 	})
 }
 
-// change applies fn in memory, queues the whole set for the state file's
-// writer under c.mu (so the file receives the sets in the order memory made
-// them, and the last one wins) and waits until it is on disk or ctx ends.
-// The change holds in memory even when the wait fails.
+// Forget drops what was set in chat for the command name (cooldown, scope,
+// switch), once on disk, and reports whether there was any: !bot tekst's
+// settings do not outlive their command to bite a later one of its name.
+func (c *Changes) Forget(ctx context.Context, name string) (bool, error) {
+	return c.changeIf(ctx, func(s *ChangeSet) bool {
+		_, cooldown := s.Cooldowns[name]
+		_, scope := s.Scopes[name]
+		if !cooldown && !scope && !s.Off[name] {
+			return false
+		}
+		delete(s.Cooldowns, name)
+		delete(s.Scopes, name)
+		delete(s.Off, name)
+		delete(c.scopes, name)
+		return true
+	})
+}
+
+// change applies fn and keeps the set (changeIf).
 func (c *Changes) change(ctx context.Context, fn func(*ChangeSet)) error {
+	_, err := c.changeIf(ctx, func(s *ChangeSet) bool { fn(s); return true })
+	return err
+}
+
+// changeIf applies fn in memory; if fn reports a change, it queues the whole
+// set for the state file's writer under c.mu (the file gets the sets in the
+// order memory made them) and waits until it is on disk or ctx ends. The
+// change holds in memory even when the wait fails.
+func (c *Changes) changeIf(ctx context.Context, fn func(*ChangeSet) bool) (bool, error) {
 	c.mu.Lock()
-	fn(&c.set)
+	if !fn(&c.set) {
+		c.mu.Unlock()
+		return false, nil
+	}
 	if c.w == nil {
 		c.mu.Unlock()
-		return nil
+		return true, nil
 	}
 	rec := changesRecord{}
 	if !c.set.Empty() {
 		var err error
 		if rec.value, err = json.Marshal(c.set); err != nil {
 			c.mu.Unlock()
-			return fmt.Errorf("encode the changes made in chat: %w", err)
+			return true, fmt.Errorf("encode the changes made in chat: %w", err)
 		}
 	}
 	ticket, err := c.w.Add(rec)
 	c.mu.Unlock()
 	if err != nil {
-		return fmt.Errorf("keep the changes made in chat: %w", err)
+		return true, fmt.Errorf("keep the changes made in chat: %w", err)
 	}
 	if err := c.w.Wait(ctx, ticket); err != nil {
-		return fmt.Errorf("keep the changes made in chat: %w", err)
+		return true, fmt.Errorf("keep the changes made in chat: %w", err)
 	}
-	return nil
+	return true, nil
 }
 
 // changesRecord is the whole change set for the writer; nil value: none.

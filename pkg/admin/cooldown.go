@@ -32,9 +32,9 @@ func (c *Console) cooldown(ctx context.Context, r request) string {
 	if cmd == nil {
 		return why
 	}
-	d, ok := parseDuration(r.args[1], maxCooldown)
-	if !ok {
-		return badDuration(r, r.args[1], maxCooldown)
+	d, bad := parseDuration(r.args[1], maxCooldown)
+	if bad != "" {
+		return badDuration(r, bad, r.args[1], maxCooldown)
 	}
 	err := c.d.Changes.SetCooldown(ctx, cmd.Name, d)
 	done := r.t.format(keyCooldown, cmd.Name, commands.Seconds(d), commands.Seconds(cmd.Cooldown))

@@ -16,24 +16,25 @@ const (
 func pauseTexts() phrases {
 	return phrases{
 		"pl": {
-			usageKey("pauza"): "• !bot pauza <czas> — bot milczy przez ten czas (0s: koniec pauzy)",
-			keyPaused:         "Pauza do %[1]s: do tego czasu odpowiadam tylko na !bot.",
+			usageKey("pauza"): "• !bot pauza <czas> — bot milczy przez ten czas, posty z planu też przepadają (0s: koniec pauzy)",
+			keyPaused:         "Pauza do %[1]s: do tego czasu odpowiadam tylko na !bot, a posty z planu przepadają.",
 			keyUnpaused:       "Koniec pauzy.",
 		},
 		"en": {
-			usageKey("pauza"): "• !bot pauza <duration> — the bot stays silent that long (0s: end the pause)",
-			keyPaused:         "Paused until %[1]s: until then I answer only !bot.",
+			usageKey("pauza"): "• !bot pauza <duration> — the bot stays silent that long, scheduled posts are skipped too (0s: end the pause)",
+			keyPaused:         "Paused until %[1]s: until then I answer only !bot, and scheduled posts are skipped.",
 			keyUnpaused:       "Pause over.",
 		},
 	}
 }
 
 // pause is !bot pauza <duration>: the bot answers nothing but !bot that
-// long; 0 ends the pause.
+// long, and the scheduled posts due meanwhile are skipped (the scheduler
+// reads Changes.PausedUntil); 0 ends the pause.
 func (c *Console) pause(ctx context.Context, r request) string {
-	d, ok := parseDuration(r.args[0], maxPause)
-	if !ok {
-		return badDuration(r, r.args[0], maxPause)
+	d, bad := parseDuration(r.args[0], maxPause)
+	if bad != "" {
+		return badDuration(r, bad, r.args[0], maxPause)
 	}
 	var until time.Time
 	done := r.t.text(keyUnpaused)

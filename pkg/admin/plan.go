@@ -2,11 +2,8 @@ package admin
 
 import (
 	"context"
-	"strconv"
 	"strings"
 	"time"
-
-	"signal-bot/pkg/commands"
 )
 
 // Planner is the scheduled posts (SCHEDULE) as the console sees them: !bot
@@ -33,8 +30,12 @@ type NextPost struct {
 }
 
 // maxStatusSlots bounds the slots !bot status lists, as maxStatusGroups
-// does the groups.
-const maxStatusSlots = 10
+// does the groups; statusListBytes bounds a line that lists, so that the
+// whole status stays within a reply.
+const (
+	maxStatusSlots  = 10
+	statusListBytes = 500
+)
 
 // noPlan is how an admin writes the empty plan: !bot plan -.
 const noPlan = "-"
@@ -50,7 +51,7 @@ const (
 )
 
 func planTexts() phrases {
-	return phrases{
+	return merge(planErrTexts(), phrases{
 		"pl": {
 			usageKey("plan"): "• !bot plan [<plan>] — posty o stałych porach: pokazuje plan albo go zastępuje, np. !bot plan rodzina=kot@08:00,testbot=cat@12:30 (-: żadnych)",
 			keyPlan:          "Plan postów: %[1]s (%[2]s).",
@@ -71,7 +72,7 @@ func planTexts() phrases {
 			keyPlanOff:       "Scheduled posts do not work in this bot.",
 			keySchedule:      "next posts: %[1]s",
 		},
-	}
+	})
 }
 
 // plan is !bot plan [<plan>]: shows the plan in force, or, with arguments,
@@ -87,27 +88,33 @@ func (c *Console) plan(ctx context.Context, r request) string {
 		if fromChat {
 			from = r.t.text(keyPlanChat)
 		}
-		return r.t.format(keyPlan, planText(plan, r.t), from)
+		return r.t.withList(keyPlan, maxReply, planText(plan, r.t), from)
 	}
 	plan := strings.Join(r.args, " ")
 	if plan == noPlan {
 		plan = ""
 	}
+	if len(plan) > maxPlanBytes {
+		return r.t.format(keyPlanLong, len(plan), maxPlanBytes)
+	}
 	if err := p.Check(plan); err != nil {
-		return r.t.format(keyBadPlan, commands.Truncate(err.Error(), 300))
+		return r.t.withList(keyBadPlan, maxReply, planReasons(err, r.t))
 	}
 	err := p.Replace(ctx, plan)
 	kept, _ := p.Plan()
-	done := r.t.format(keyPlanSet, planText(kept, r.t))
+	done := r.t.withList(keyPlanSet, maxReply, planText(kept, r.t))
 	return c.changed(ctx, r, err, done, "change", "plan", "plan", kept)
 }
 
-// planText is a plan for an admin: commas spaced, or keyNone.
-func planText(plan string, t texts) string {
-	if plan == "" {
-		return t.text(keyNone)
+// planText lists a plan's slots for an admin, as many as fit in a budget of
+// bytes: commas spaced, or keyNone.
+func planText(plan string, t texts) func(budget int) string {
+	return func(budget int) string {
+		if plan == "" {
+			return t.text(keyNone)
+		}
+		return fitList(strings.Split(plan, ","), 0, ", ", budget, t)
 	}
-	return strings.ReplaceAll(plan, ",", ", ")
 }
 
 // resetPlan puts SCHEDULE's plan back, for !bot reset; nil without a
@@ -130,22 +137,21 @@ func (c *Console) planChanged() bool {
 }
 
 // statusSchedule is !bot status's line of the next slots: "testbot=kot@08:00
-// 2026-12-03 08:00 CET, …" (at most maxStatusSlots), or keyNone.
+// 2026-12-03 08:00 CET, …" (at most maxStatusSlots, as many as fit in
+// statusListBytes), or keyNone.
 func (c *Console) statusSchedule(_ time.Time, t texts) string {
 	var next []NextPost
 	if c.d.Planner != nil {
 		next = c.d.Planner.Next()
 	}
-	var out []string
-	for i, n := range next {
-		if i == maxStatusSlots {
-			out = append(out, "… (+"+strconv.Itoa(len(next)-i)+")")
-			break
-		}
-		out = append(out, n.Slot+" "+n.At.Format("2006-01-02 15:04 MST"))
+	if len(next) == 0 {
+		return t.format(keySchedule, t.text(keyNone))
 	}
-	if len(out) == 0 {
-		out = append(out, t.text(keyNone))
+	shown := next[:min(len(next), maxStatusSlots)]
+	out := make([]string, len(shown))
+	for i, n := range shown {
+		out[i] = n.Slot + " " + n.At.Format("2006-01-02 15:04 MST")
 	}
-	return t.format(keySchedule, strings.Join(out, ", "))
+	line := fitList(out, len(next)-len(shown), ", ", statusListBytes, t)
+	return t.format(keySchedule, line)
 }

@@ -3,6 +3,7 @@ package admin
 import (
 	"context"
 	"errors"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -32,14 +33,28 @@ func (p *memPlanner) Next() []NextPost {
 
 func (p *memPlanner) Plan() (string, bool) { return p.plan, p.fromChat }
 
+// Check refuses, as the app's planner does, a slot without a time of
+// HH:MM and one whose chat is neither rodzina nor testbot.
 func (p *memPlanner) Check(plan string) error {
+	var bad []BadSlot
 	for s := range strings.SplitSeq(plan, ",") {
-		if s = strings.TrimSpace(s); s != "" && !strings.HasPrefix(s, "rodzina=") && !strings.HasPrefix(s, "testbot=") {
-			return errors.New(s + ": no group alias")
+		s = strings.TrimSpace(s)
+		chat, _, _ := strings.Cut(s, "=")
+		switch {
+		case s == "":
+		case !hhmm.MatchString(s):
+			bad = append(bad, BadSlot{Slot: s, Problem: SlotTime})
+		case chat != "rodzina" && chat != "testbot":
+			bad = append(bad, BadSlot{Slot: s, Problem: SlotNoChat, Name: chat, Known: []string{"rodzina", "testbot"}})
 		}
 	}
-	return nil
+	if bad == nil {
+		return nil
+	}
+	return &PlanError{Slots: bad, Err: errors.New("the plan's English error, for the log")}
 }
+
+var hhmm = regexp.MustCompile(`@\d\d:\d\d$`)
 
 func (p *memPlanner) Replace(_ context.Context, plan string) error {
 	p.plan, p.fromChat = strings.ReplaceAll(plan, " ", ""), true
@@ -75,7 +90,7 @@ func TestAdminPlan(t *testing.T) {
 		{"status", "zmiany z czatu: plan\n", "testbot=kot@12:30,rodzina=cat@07:00", false},
 		{"cooldown pomoc 1m", "!pomoc: co 1 min", "testbot=kot@12:30,rodzina=cat@07:00", false},
 		{"status", "zmiany z czatu: cooldown pomoc=1m0s, plan\n", "testbot=kot@12:30,rodzina=cat@07:00", false},
-		{"plan sąsiedzi=kot@08:00", "Zły plan: sąsiedzi=kot@08:00: no group alias.", "testbot=kot@12:30,rodzina=cat@07:00", false},
+		{"plan sąsiedzi=kot@08:00", `Zły plan: sąsiedzi=kot@08:00: nie ma grupy "sąsiedzi" w SIGNAL_GROUPS (są: rodzina, testbot).`, "testbot=kot@12:30,rodzina=cat@07:00", false},
 		{"plan -", "Nowy plan postów: brak.", "", false},
 		{"status", "najbliższe posty: brak", "", false},
 		{"plan testbot=cat@09:00", "coś poszło nie tak", "testbot=cat@09:00", true},

@@ -36,7 +36,7 @@ func TestAdminPlanInChat(t *testing.T) {
 		t.Errorf("after a non-admin's !bot plan: plan %q, set in chat %v; want SCHEDULE's", p, chat)
 	}
 	want(h.Ask(botest.Admin, "", "!bot plan").Message, "the plan", "Plan postów: testbot=kot@08:00 (z SCHEDULE).")
-	want(h.Ask(botest.Admin, "", "!bot plan nikt=kot@07:05").Message, "a bad slot", `Zły plan: nikt=kot@07:05: no group alias "nikt"`)
+	want(h.Ask(botest.Admin, "", "!bot plan nikt=kot@07:05").Message, "a bad slot", `Zły plan: nikt=kot@07:05: nie ma grupy "nikt" w SIGNAL_GROUPS (są: testbot).`)
 	want(h.Ask(botest.Admin, "", "!bot plan testbot=!kitku@07:05").Message, "the new plan", "Nowy plan postów: testbot=kot@07:05.")
 	if p, chat := plan(); p != "testbot=kot@07:05" || !chat {
 		t.Errorf("after !bot plan: plan %q, set in chat %v; want testbot=kot@07:05 set in chat", p, chat)

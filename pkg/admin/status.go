@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"signal-bot/pkg/bot"
+	"signal-bot/pkg/commands"
 	"signal-bot/pkg/journal"
 	"signal-bot/pkg/pipeline"
 	"signal-bot/pkg/signalid"
@@ -43,12 +44,14 @@ type statusLine func(c *Console, now time.Time, t texts) string
 func statusLines() []statusLine {
 	return []statusLine{
 		(*Console).statusVersion, (*Console).statusReceive, (*Console).statusQueue, (*Console).statusBudget,
-		(*Console).status429, (*Console).statusPause, (*Console).statusJournal, (*Console).statusChanges,
-		(*Console).statusSchedule,
+		(*Console).status429, (*Console).statusCaptcha, (*Console).statusUnreachable, (*Console).statusPause,
+		(*Console).statusJournal, (*Console).statusChanges, (*Console).statusSchedule,
 	}
 }
 
-// status is !bot status: the lines of statusLines.
+// status is !bot status: the lines of statusLines, cut at the end to fit one
+// reply: what is cut is the tail of the long lists that come last, the
+// changes made in chat and the next posts (!bot plan shows the posts whole).
 func (c *Console) status(_ context.Context, r request) string {
 	var lines []string
 	for _, l := range statusLines() {
@@ -56,8 +59,15 @@ func (c *Console) status(_ context.Context, r request) string {
 			lines = append(lines, s)
 		}
 	}
-	return strings.Join(lines, "\n")
+	out := strings.Join(lines, "\n")
+	if len(out) >= commands.MaxReplyBytes {
+		out = commands.Truncate(out, commands.MaxReplyBytes-1-len(cut)) + cut
+	}
+	return out
 }
+
+// cut ends a reply cut to fit.
+const cut = "…"
 
 // age renders how long ago t was, to the second.
 func age(now, t time.Time) string { return now.Sub(t).Round(time.Second).String() }
@@ -99,7 +109,7 @@ func (c *Console) statusBudget(now time.Time, t texts) string {
 	var left []string
 	for i, alias := range slices.Sorted(maps.Keys(aliases)) {
 		if i == maxStatusGroups {
-			left = append(left, fmt.Sprintf("… (+%d)", len(aliases)-i))
+			left = append(left, t.format(keyMore, len(aliases)-i))
 			break
 		}
 		_, _, tokens, _ := c.d.Gate.ChatBudget(signalid.RESTGroupID(aliases[alias]), now)
@@ -119,6 +129,36 @@ func (c *Console) status429(now time.Time, t texts) string {
 	line := t.format(keyStatus429, last)
 	if until := c.d.Gate.PausedUntil(now); !until.IsZero() {
 		line += "; " + t.format(keyStatusSendPause, stamp(until))
+	}
+	return line
+}
+
+// statusUnreachable is the line of the members replies do not reach, by
+// why, since the oldest of them; with a changed safety number, what to do.
+func (c *Console) statusUnreachable(now time.Time, t texts) string {
+	if c.d.Account == nil {
+		return ""
+	}
+	u := c.d.Account.Unreachable()
+	if u.Members == 0 {
+		return ""
+	}
+	var why []string
+	for _, r := range []struct {
+		label string
+		k     key
+	}{{"identity", keyStatusIdentity}, {"unregistered", keyStatusUnregistered}} {
+		if n := u.ByReason[r.label]; n > 0 {
+			why = append(why, t.format(r.k, n))
+		}
+	}
+	since := t.text(keyStatusNever)
+	if u.Since != nil {
+		since = stamp(*u.Since)
+	}
+	line := t.format(keyStatusUnreachable, u.Members, strings.Join(why, ", "), since)
+	if u.Identity() > 0 {
+		line += t.text(keyStatusTrust)
 	}
 	return line
 }
@@ -144,18 +184,18 @@ func (c *Console) statusJournal(_ time.Time, t texts) string {
 func (c *Console) statusChanges(now time.Time, t texts) string {
 	desc := describeChanges(c.d.Changes.Set(now))
 	if c.planChanged() {
-		desc = strings.TrimPrefix(desc+", plan", ", ")
+		desc = append(desc, "plan")
 	}
-	if desc == "" {
-		desc = t.text(keyNone)
+	if len(desc) == 0 {
+		return t.format(keyStatusChanges, t.text(keyNone))
 	}
-	return t.format(keyStatusChanges, desc)
+	return t.format(keyStatusChanges, fitList(desc, 0, ", ", statusListBytes, t))
 }
 
 // describeChanges lists a change set in the verbs' own words, which are the
-// same in every language: "cooldown kot=1m0s, scope cat=groups, off ja"; ""
-// for none. The pause has a line of its own.
-func describeChanges(s ChangeSet) string {
+// same in every language: "cooldown kot=1m0s", "scope cat=groups", "off
+// ja"; none for none. The pause has a line of its own.
+func describeChanges(s ChangeSet) []string {
 	var out []string
 	for _, name := range slices.Sorted(maps.Keys(s.Cooldowns)) {
 		out = append(out, "cooldown "+name+"="+s.Cooldowns[name].String())
@@ -166,5 +206,5 @@ func describeChanges(s ChangeSet) string {
 	for _, name := range slices.Sorted(maps.Keys(s.Off)) {
 		out = append(out, "off "+name)
 	}
-	return strings.Join(out, ", ")
+	return out
 }

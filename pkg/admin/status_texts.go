@@ -17,6 +17,11 @@ const (
 	keyStatusJournal    key = "status.journal"     // %[1]d pending, %[2]d replayed at start
 	keyStatusJournalOff key = "status.journal_off" //
 	keyStatusChanges    key = "status.changes"     // %[1]s: the chat's changes, or keyNone
+
+	keyStatusUnreachable  key = "status.unreachable"  // %[1]d members, %[2]s: keyStatusIdentity, keyStatusUnregistered, %[3]s: since when
+	keyStatusIdentity     key = "status.identity"     // %[1]d members whose safety number changed
+	keyStatusUnregistered key = "status.unregistered" // %[1]d members who left Signal
+	keyStatusTrust        key = "status.trust"        // what to do about a changed safety number
 )
 
 func statusTexts() phrases {
@@ -38,6 +43,11 @@ func statusTexts() phrases {
 			keyStatusJournal:    "dziennik: %[1]d czeka, %[2]d powtórzone przy starcie",
 			keyStatusJournalOff: "dziennik: wyłączony",
 			keyStatusChanges:    "zmiany z czatu: %[1]s",
+
+			keyStatusUnreachable:  "odpowiedzi nie docierają do członków: %[1]d (%[2]s), od %[3]s",
+			keyStatusIdentity:     "zmieniony numer bezpieczeństwa: %[1]d",
+			keyStatusUnregistered: "nie ma ich już w Signalu: %[1]d",
+			keyStatusTrust:        "; zaufaj ich nowym numerom bezpieczeństwa w REST API (/v1/identities/…/trust)",
 		},
 		"en": {
 			usageKey("status"):  "• !bot status — the bot's state",
@@ -56,6 +66,11 @@ func statusTexts() phrases {
 			keyStatusJournal:    "journal: %[1]d pending, %[2]d replayed at start",
 			keyStatusJournalOff: "journal: off",
 			keyStatusChanges:    "changes made in chat: %[1]s",
+
+			keyStatusUnreachable:  "replies do not reach members: %[1]d (%[2]s), since %[3]s",
+			keyStatusIdentity:     "safety number changed: %[1]d",
+			keyStatusUnregistered: "no longer on Signal: %[1]d",
+			keyStatusTrust:        "; trust their new safety numbers in the REST API (/v1/identities/…/trust)",
 		},
 	}
 }

@@ -3,7 +3,7 @@ package admin
 import (
 	"context"
 	"errors"
-	"fmt"
+	"slices"
 	"strings"
 
 	"signal-bot/pkg/commands"
@@ -23,6 +23,8 @@ const (
 	keyTextTooLong  key = "bot.text_too_long" // %[1]d: the text's bytes, %[2]d: the most
 	keyTextTooMany  key = "bot.text_too_many" // %[1]d: the most
 	keyTextOff      key = "bot.text_off"      // no text commands in this bot
+	keyTextBang     key = "bot.text_bang"     // the text starts with "!"
+	keyTextShow     key = "bot.text_show"     // %[1]s: the command, %[2]s: its text
 )
 
 func textTexts() phrases {
@@ -40,6 +42,8 @@ func textTexts() phrases {
 			keyTextTooLong:    "Tekst ma %[1]d bajtów; najwyżej %[2]d (limit wiadomości Signala).",
 			keyTextTooMany:    "Komend tekstowych może być najwyżej %[1]d: usuń którąś najpierw.",
 			keyTextOff:        "Komendy tekstowe nie działają w tym bocie.",
+			keyTextBang:       "Tekst nie może zaczynać się od „!”: odpowiedź bota wyglądałaby jak komenda.",
+			keyTextShow:       "Komenda !%[1]s: %[2]s",
 		},
 		"en": {
 			usageKey("tekst"): "• !bot text <name> <text…> — the command !<name> answers that text (alias: tekst); !bot text <name> - removes it; !bot text: the list",
@@ -54,6 +58,8 @@ func textTexts() phrases {
 			keyTextTooLong:    "The text is %[1]d bytes; at most %[2]d (Signal's message limit).",
 			keyTextTooMany:    "There may be at most %[1]d text commands: remove one first.",
 			keyTextOff:        "Text commands do not work in this bot.",
+			keyTextBang:       "The text may not start with \"!\": the bot's reply would read as a command.",
+			keyTextShow:       "Command !%[1]s: %[2]s",
 		},
 	}
 }
@@ -74,13 +80,18 @@ func (c *Console) text(ctx context.Context, r request) string {
 	case "":
 		return c.textShow(r, name)
 	case "-":
-		ok, err := c.d.Texts.Remove(ctx, name)
-		if err == nil && !ok {
-			return r.t.format(keyTextNoSuch, commands.Truncate(name, commands.MaxNameRunes))
-		}
-		return c.changed(ctx, r, err, r.t.format(keyTextRemoved, name), "change", "text_removed", "command", name)
+		return c.textRemove(ctx, r, name)
 	}
 	_, existed := c.textOf(name)
+	var dropped bool
+	if _, taken := c.d.Registry.Resolve(name); !existed && !taken && !slices.Contains(commands.BuiltinNames(), name) {
+		// A new command: what was set in chat for an earlier one of its
+		// name (a command of COMMANDS_FILE since gone) does not apply.
+		var err error
+		if dropped, err = c.d.Changes.Forget(ctx, name); err != nil {
+			return c.changed(ctx, r, err, "", "change", "text", "command", name)
+		}
+	}
 	name, err := c.d.Texts.Put(ctx, name, body, r.now)
 	if why := textRefusal(r, name, body, err); why != "" {
 		return why
@@ -89,7 +100,34 @@ func (c *Console) text(ctx context.Context, r request) string {
 	if existed {
 		done = r.t.format(keyTextReplaced, name)
 	}
-	return c.changed(ctx, r, err, done, "change", "text", "command", name, "bytes", len(body))
+	return c.changed(ctx, r, err, done, droppedAttr(dropped, "change", "text", "command", name, "bytes", len(body))...)
+}
+
+// textRemove removes the text command name made in chat, then what was
+// set in chat for it (!bot cooldown, scope, off): a later command of that
+// name starts from its own defaults. A hidden one's name is a command of
+// COMMANDS_FILE, whose settings stay.
+func (c *Console) textRemove(ctx context.Context, r request, name string) string {
+	e, _ := c.textOf(name)
+	ok, err := c.d.Texts.Remove(ctx, name)
+	if err == nil && !ok {
+		return r.t.format(keyTextNoSuch, commands.Truncate(name, commands.MaxNameRunes))
+	}
+	var dropped bool
+	if ok && !e.Hidden { // ok: removed, or queued to be
+		var ferr error
+		dropped, ferr = c.d.Changes.Forget(ctx, name)
+		err = errors.Join(err, ferr)
+	}
+	return c.changed(ctx, r, err, r.t.format(keyTextRemoved, name), droppedAttr(dropped, "change", "text_removed", "command", name)...)
+}
+
+// droppedAttr is attrs, with settings_dropped=true when dropped.
+func droppedAttr(dropped bool, attrs ...any) []any {
+	if dropped {
+		return append(attrs, "settings_dropped", true)
+	}
+	return attrs
 }
 
 // textRefusal is the answer to a text command Put refused for its name or
@@ -104,6 +142,8 @@ func textRefusal(r request, name, body string, err error) string {
 		return r.t.format(keyTextTooLong, len(body), commands.MaxReplyBytes-1)
 	case errors.Is(err, owncmds.ErrTooMany):
 		return r.t.format(keyTextTooMany, owncmds.MaxChatTexts)
+	case errors.Is(err, owncmds.ErrBang):
+		return r.t.text(keyTextBang)
 	}
 	return ""
 }
@@ -124,7 +164,7 @@ func (c *Console) textShow(r request, name string) string {
 	if !ok {
 		return r.t.format(keyTextNoSuch, commands.Truncate(name, commands.MaxNameRunes))
 	}
-	return commands.Truncate(fmt.Sprintf("!%s: %s", e.Name, e.Text), commands.MaxReplyBytes-1)
+	return r.t.format(keyTextShow, e.Name, e.Text) // fitReply cuts it to a reply
 }
 
 // textList answers the text commands made in chat, one a line with its
@@ -137,7 +177,7 @@ func (c *Console) textList(r request) string {
 	var b strings.Builder
 	b.WriteString(r.t.format(keyTextList, len(list), owncmds.MaxChatTexts))
 	for _, e := range list {
-		line := "\n!" + e.Name + " — " + owncmds.SummaryOf(e.Text)
+		line := "\n• !" + e.Name + " — " + owncmds.SummaryOf(e.Text)
 		if e.Hidden {
 			line += r.t.text(keyTextHidden)
 		}

@@ -21,12 +21,12 @@ func TestTextVerb(t *testing.T) {
 		want []string // the answer to each call of calls, a substring
 	}{
 		{"pl", []string{"Komendy tekstowe (0 z 50): brak", "Komenda !zasady zapisana.", "Komenda !zasady zmieniona.",
-			"!zasady: Bądźcie mili.\nI cierpliwi.", "Komendy tekstowe (1 z 50):\n!zasady — Bądźcie mili.…",
+			"Komenda !zasady: Bądźcie mili.\nI cierpliwi.", "Komendy tekstowe (1 z 50):\n• !zasady — Bądźcie mili.…",
 			`"za-sady" nie może być nazwą komendy`, "Nazwa !pomoc jest już zajęta", "Nazwa !help jest już zajęta",
 			"Nazwa !bot jest już zajęta", "Tekst ma 2000 bajtów; najwyżej 1999", "Komenda !zasady usunięta.",
 			"Nie ma komendy tekstowej !zasady.", "!bot tekst <nazwa> <tekst…>"}},
 		{"en", []string{"Text commands (0 of 50): none", "Command !zasady saved.", "Command !zasady changed.",
-			"!zasady: Bądźcie mili.\nI cierpliwi.", "Text commands (1 of 50):\n!zasady — Bądźcie mili.…",
+			"Command !zasady: Bądźcie mili.\nI cierpliwi.", "Text commands (1 of 50):\n• !zasady — Bądźcie mili.…",
 			`"za-sady" cannot be a command's name`, "The name !pomoc is taken", "The name !help is taken",
 			"The name !bot is taken", "The text is 2000 bytes; at most 1999", "Command !zasady removed.",
 			"There is no text command !zasady.", "!bot text <name> <text…>"}},

@@ -26,6 +26,8 @@ const (
 	keyNoCommand   key = "bot.no_command"   // %[1]s: the name given
 	keyBadDuration key = "bot.bad_duration" // %[1]s: the text given, %[2]s: the longest allowed
 	keyNone        key = "status.none"      // an empty list
+	keyMore        key = "bot.more"         // %[1]d: how many more a cut list has
+	keyTooShort    key = "bot.too_short"    // %[1]s: the duration given
 )
 
 func sharedTexts() phrases {
@@ -35,12 +37,16 @@ func sharedTexts() phrases {
 			keyNoCommand:   "Nie ma komendy !%[1]s.",
 			keyBadDuration: "Nie rozumiem czasu %[1]q: napisz np. 30s, 5m albo 2h (najwyżej %[2]s).",
 			keyNone:        "brak",
+			keyMore:        "… i jeszcze %[1]d",
+			keyTooShort:    "Czas %[1]q to mniej niż sekunda: najmniej 1s (albo 0s).",
 		},
 		"en": {
 			keyUsage:       "Admin commands (in a chat with the bot):",
 			keyNoCommand:   "There is no command !%[1]s.",
 			keyBadDuration: "I do not understand the duration %[1]q: write e.g. 30s, 5m or 2h (at most %[2]s).",
 			keyNone:        "none",
+			keyMore:        "… and %[1]d more",
+			keyTooShort:    "The duration %[1]q is less than a second: at least 1s (or 0s).",
 		},
 	}
 }

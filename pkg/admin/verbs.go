@@ -27,6 +27,7 @@ func verbs() []verb {
 		{"plan", 0, (*Console).plan, planTexts()},
 		{"reset", 0, (*Console).reset, resetTexts()},
 		{"tekst", 0, (*Console).text, textTexts()},
+		{"captcha", 1, (*Console).captcha, captchaTexts()},
 	}
 }
 

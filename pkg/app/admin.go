@@ -20,16 +20,17 @@ func loadChanges(st *store.Store, groups bot.Groups, log *slog.Logger) (*admin.C
 }
 
 // newConsole builds the admins' console (!bot) over what New built: the
-// bot's intake for its figures, the scheduler for !bot plan. The bot gets it
-// with SetConsole before Run.
-func newConsole(cfg config.Config, p botParts, reg *commands.Registry, intake *bot.Intake, s *schedule.Scheduler) (*admin.Console, error) {
+// bot's intake for its figures, the bot for its account (!bot captcha, the
+// unreachable members), the scheduler for !bot plan. The bot gets it with
+// SetConsole before Run.
+func newConsole(cfg config.Config, p botParts, reg *commands.Registry, b *bot.Bot, intake *bot.Intake, s *schedule.Scheduler) (*admin.Console, error) {
 	admins, err := admin.ParseAdmins(cfg.Admin.Admins) // checked by config.Load: no error here
 	if err != nil {
 		return nil, fmt.Errorf("configuration: %w", err)
 	}
 	return admin.New(admin.Deps{
 		Registry: reg, Changes: p.changes, Texts: p.texts, Admins: admins, Lang: cfg.Commands.ReplyLang, Log: p.log,
-		Gate: p.safety.gate, Groups: p.safety.groups, Figures: intake, Planner: planner{s},
+		Gate: p.safety.gate, Groups: p.safety.groups, Figures: intake, Account: b, Planner: planner{s},
 		Status: admin.StatusInfo{Version: p.version, Started: time.Now(), ReceiveMode: cfg.Signal.ReceiveMode, Connected: p.up},
 	})
 }

@@ -112,16 +112,10 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 	// else Run checks them once it serves: a webhook POST queued on the socket
 	// holds the REST API's read loop, which carries the answer to this call,
 	// until this process accepts it.
-	pics, prep, done, err := startPictures(ctx, cfg, t, p.tp, a.log, a.panicked)
+	pics, mine, err := a.startCommands(ctx, cfg, t, p)
 	if err != nil {
 		return nil, err
 	}
-	a.closers = append(a.closers, done)
-	mine, done, err := ownCommands(cfg, ownParts{tp: p.tp, base: t.base, pictures: prep, key: p.state.hookKey, metrics: p.metrics, groups: a.groups})
-	if err != nil {
-		return nil, err
-	}
-	a.closers = append(a.closers, done)
 	p.api, p.pictures, p.commands, p.version, p.up = a.api, pics, append(mine, o.Commands...), o.Version, a.connected
 	if p.changes, err = loadChanges(p.state.store, p.safety.groups, a.log); err != nil {
 		return nil, err
@@ -130,24 +124,54 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 	if a.bot, a.intake, reg, err = newBot(cfg, p); err != nil {
 		return nil, err
 	}
-	if p.texts, err = owncmds.LoadChatTexts(p.state.store, reg, cfg.Commands.ReplyLang, a.log); err != nil {
-		return nil, err
-	}
 	a.bot.LearnSelf(listed)
 	g.intake, g.api, g.pictures, g.gate = a.intake, a.api, pics, p.safety.gate
 	a.store = p.state.store
-	if a.sched, err = newScheduler(cfg, o.Clock, p, reg, a.intake); err != nil {
+	if err := a.buildAbove(cfg, o.Clock, &p, reg); err != nil {
 		return nil, err
 	}
-	console, err := newConsole(cfg, p, reg, a.intake, a.sched)
-	if err != nil {
-		return nil, err
-	}
-	a.bot.SetConsole(console)
 	if err := a.serve(addr, passed, p, t, own, reg, o.Sandbox); err != nil {
 		return nil, err
 	}
 	return a, nil
+}
+
+// startCommands starts the picture sources of !cat and !kot and builds the
+// commands of COMMANDS_FILE (their pictures under the same decode budget);
+// the closers of both join a's.
+func (a *App) startCommands(ctx context.Context, cfg config.Config, t transports, p botParts) (
+	map[string]commands.PictureSource, []*commands.Command, error,
+) {
+	pics, prep, done, err := startPictures(ctx, cfg, t, p.tp, a.log, a.panicked)
+	if err != nil {
+		return nil, nil, err
+	}
+	a.closers = append(a.closers, done)
+	mine, done, err := ownCommands(cfg, ownParts{tp: p.tp, base: t.base, pictures: prep, key: p.state.hookKey, metrics: p.metrics, groups: a.groups})
+	if err != nil {
+		return nil, nil, err
+	}
+	a.closers = append(a.closers, done)
+	return pics, mine, nil
+}
+
+// buildAbove builds what sits above the bot: the text commands made in
+// chat (into reg), the scheduled posts and the admins' console, which the
+// bot gets before Run.
+func (a *App) buildAbove(cfg config.Config, clock schedule.Clock, p *botParts, reg *commands.Registry) error {
+	var err error
+	if p.texts, err = owncmds.LoadChatTexts(p.state.store, reg, cfg.Commands.ReplyLang, a.log); err != nil {
+		return err
+	}
+	if a.sched, err = newScheduler(cfg, clock, *p, reg, a.intake); err != nil {
+		return err
+	}
+	console, err := newConsole(cfg, *p, reg, a.bot, a.intake, a.sched)
+	if err != nil {
+		return err
+	}
+	a.bot.SetConsole(console)
+	return nil
 }
 
 // HTTPAddr is the address the bot's endpoints listen on.

@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -53,11 +52,12 @@ func newScheduler(cfg config.Config, clock schedule.Clock, p botParts, reg *comm
 const logSlots = 10
 
 // checkSlot resolves a slot's chat against the configured groups and its
-// command (or alias) to the command's name.
+// command (or alias) to the command's name; a slot it refuses is a
+// *schedule.SlotError naming what there is.
 func checkSlot(sl schedule.Slot, groups bot.Groups, reg *commands.Registry) (schedule.Slot, error) {
 	if groups.ID(sl.Chat) == "" {
 		aliases := slices.Sorted(maps.Keys(groups.Aliases()))
-		return sl, fmt.Errorf("no group alias %q in SIGNAL_GROUPS (the aliases: %s)", sl.Chat, strings.Join(aliases, ", "))
+		return sl, &schedule.SlotError{Item: sl.String(), Problem: schedule.ProblemChat, Name: sl.Chat, Known: aliases}
 	}
 	cmd, ok := reg.Resolve(sl.Command)
 	if !ok {
@@ -65,7 +65,7 @@ func checkSlot(sl schedule.Slot, groups bot.Groups, reg *commands.Registry) (sch
 		for _, c := range reg.All() {
 			names = append(names, c.Name)
 		}
-		return sl, fmt.Errorf("no command %q (the commands: %s)", sl.Command, strings.Join(names, ", "))
+		return sl, &schedule.SlotError{Item: sl.String(), Problem: schedule.ProblemCommand, Name: sl.Command, Known: names}
 	}
 	sl.Command = cmd.Name
 	return sl, nil
@@ -88,7 +88,35 @@ func (p planner) Plan() (string, bool) {
 	return schedule.Format(slots), fromChat
 }
 
-func (p planner) Check(plan string) error                        { return p.s.Check(plan) }
+// Check is the scheduler's, its refused slots told as the console says
+// them (admin.PlanError).
+func (p planner) Check(plan string) error {
+	err := p.s.Check(plan)
+	if err == nil {
+		return nil
+	}
+	pe := &admin.PlanError{Err: err}
+	for _, se := range schedule.SlotErrors(err) {
+		pe.Slots = append(pe.Slots, admin.BadSlot{Slot: se.Item, Problem: slotProblem(se.Problem), Name: se.Name, Known: se.Known})
+	}
+	return pe
+}
+
+// slotProblem is the console's word for a problem of the scheduler's.
+func slotProblem(p schedule.Problem) admin.SlotProblem {
+	switch p {
+	case schedule.ProblemTime:
+		return admin.SlotTime
+	case schedule.ProblemTwice:
+		return admin.SlotTwice
+	case schedule.ProblemChat:
+		return admin.SlotNoChat
+	case schedule.ProblemCommand:
+		return admin.SlotNoCommand
+	}
+	return admin.SlotForm
+}
+
 func (p planner) Replace(ctx context.Context, plan string) error { return p.s.Replace(ctx, plan) }
 func (p planner) Reset(ctx context.Context) error                { return p.s.Reset(ctx) }
 

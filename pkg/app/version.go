@@ -14,7 +14,7 @@ import (
 )
 
 // upgradeDoc is where an operator reads how to upgrade the REST API.
-const upgradeDoc = "docs/operations.md#8-upgrading-signal-cli-rest-api"
+const upgradeDoc = "docs/operations.md#upgrading-signal-cli-rest-api"
 
 // connectAPI builds the REST API's client on base, traced as the send leg,
 // checks the REST API's mode and logs its release (logAbout). It has nothing

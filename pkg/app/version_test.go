@@ -45,7 +45,7 @@ func TestRESTAPIVersionAtStart(t *testing.T) {
 				t.Fatalf("version %s: %d warnings %q and %d info lines %q; want %d and %d", tt.version, len(warns), warns, len(unset), unset, tt.wantWarn, tt.wantUnset)
 			}
 			for _, l := range warns {
-				if !strings.Contains(l, "level=WARN") || !strings.Contains(l, "version="+tt.version) || !strings.Contains(l, "docs/operations.md#8-upgrading-signal-cli-rest-api") {
+				if !strings.Contains(l, "level=WARN") || !strings.Contains(l, "version="+tt.version) || !strings.Contains(l, "docs/operations.md#upgrading-signal-cli-rest-api") {
 					t.Errorf("warning %q: want level WARN, the version and the upgrade section", l)
 				}
 			}

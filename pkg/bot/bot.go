@@ -78,7 +78,7 @@ type Deps struct {
 	// (LoadOwnSends, from the state file); nil: in memory only.
 	OwnSends *OwnSends
 
-	// The safety limits (see docs/operations.md).
+	// The safety limits (see docs/operations.md#keeping-the-account-safe).
 	Gate         *outbound.Gate // the outbound budget and 429 pause (SEND_BUDGET*, RATE_LIMIT_PAUSE*): required
 	Audience     *Audience      // where the bot answers; nil: everywhere
 	QuietWindow  time.Duration  // a refusal goes once per sender and command per max(cooldown, this)

@@ -28,7 +28,7 @@ type Console interface {
 
 // AdminCall is one admin's !bot, as the bot hands it to the Console.
 type AdminCall struct {
-	Args  string    // what follows !bot, as typed
+	Args  string    // what follows !bot, as typed (commands.ParseAdmin: up to MaxAdminArgsBytes)
 	Admin string    // the admin as the log names them: alias, else sender hash
 	Now   time.Time // the bot's clock when it was handled
 }
@@ -84,9 +84,12 @@ func (b *Bot) admin(ctx context.Context, m *Message) *work {
 		alias = b.hashes.get(in.SenderKey())
 	}
 	now := b.d.Now()
-	w := &work{in: in, name: AdminCommand, outcome: telemetry.OutcomeServed, req: commands.Request{
+	w := &work{in: in, name: AdminCommand, outcome: telemetry.OutcomeServed, pastPause: true, req: commands.Request{
 		Sender: in.SenderKey(), Now: now, Registry: b.d.Registry, Texts: b.d.Texts,
 	}}
-	w.reply = &commands.Reply{Text: b.console.Answer(ctx, AdminCall{Args: m.Args, Admin: alias, Now: now})}
+	// The verbs take longer arguments than a command (a plan, a text
+	// command's text) and bound them themselves: parsed again, uncut.
+	_, args, _ := commands.ParseAdmin(b.commandText(in))
+	w.reply = &commands.Reply{Text: b.console.Answer(ctx, AdminCall{Args: args, Admin: alias, Now: now})}
 	return w
 }

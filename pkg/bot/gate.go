@@ -21,14 +21,34 @@ const shedCancelled = "cancelled"
 // gate lets a reply with attachments go to chat. It returns "" when the reply may be sent now, else why it is
 // shed; a shed reply has taken nothing from the budget.
 func (b *Bot) awaitSend(ctx context.Context, s *pipeline.Slot, chat string, attachments int) string {
-	_, reason := b.awaitTicket(ctx, s, chat, attachments)
+	_, reason := b.awaitTicket(ctx, s, chat, attachments, true)
+	return reason
+}
+
+// turn is send's wait for w's reply's turn to go to chat: a prepaid reply has
+// its place already; an admin's answer waits for the budget but not for the
+// pause after a 429 (w.pastPause: the console is the way out of the pause,
+// !bot captcha and !bot status); any other waits as awaitSend does. It
+// returns why the reply is shed, or "".
+func (b *Bot) turn(ctx context.Context, s *pipeline.Slot, w *work, chat string, attachments int) string {
+	if w.prepaid != nil {
+		return b.prepaidTurn(w.prepaid)
+	}
+	_, reason := b.awaitTicket(ctx, s, chat, attachments, !w.pastPause)
 	return reason
 }
 
 // awaitTicket is awaitSend that also returns the ticket taken, for a reply
-// that takes its place in the budget before its command runs (prepaid.go).
-func (b *Bot) awaitTicket(ctx context.Context, s *pipeline.Slot, chat string, attachments int) (outbound.Ticket, string) {
-	t, reason := b.d.Gate.Reserve(chat, attachments, time.Now())
+// that takes its place in the budget before its command runs (prepaid.go);
+// held false lets the reply past the pause after a 429.
+func (b *Bot) awaitTicket(ctx context.Context, s *pipeline.Slot, chat string, attachments int, held bool) (outbound.Ticket, string) {
+	var t outbound.Ticket
+	var reason string
+	if held {
+		t, reason = b.d.Gate.Reserve(chat, attachments, time.Now())
+	} else {
+		t, reason = b.d.Gate.ReserveUnpaused(chat, attachments, time.Now())
+	}
 	if reason != "" {
 		return t, reason
 	}
@@ -50,7 +70,7 @@ func (b *Bot) awaitTicket(ctx context.Context, s *pipeline.Slot, chat string, at
 			return t, shedCancelled
 		}
 	}
-	if !b.d.Gate.PausedUntil(time.Now()).IsZero() { // a 429 came while this reply waited
+	if held && !b.d.Gate.PausedUntil(time.Now()).IsZero() { // a 429 came while this reply waited
 		b.d.Gate.Cancel(t)
 		return t, outbound.ShedPaused
 	}

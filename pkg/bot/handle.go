@@ -94,6 +94,9 @@ type work struct {
 	silent  bool             // no reply at all: outcome says why
 	ref     store.Ref        // the message the use is for
 	prepaid *outbound.Ticket // the reply's place in the budget, taken before Run (prepay); nil: send takes it
+	// pastPause: an admin's answer, which the pause after a 429 does not hold
+	// back (turn); the budget still does.
+	pastPause bool
 }
 
 // Handle runs one message when it is its sender's turn, in the frame's task

@@ -15,7 +15,7 @@ import (
 // the upstreams only the pictures that are sent. It waits as awaitSend does
 // and returns why the reply is shed, or "" with w.prepaid set.
 func (b *Bot) prepay(ctx context.Context, s *pipeline.Slot, w *work) string {
-	t, reason := b.awaitTicket(ctx, s, w.in.ReplyTo(), w.req.Command.Pictures)
+	t, reason := b.awaitTicket(ctx, s, w.in.ReplyTo(), w.req.Command.Pictures, true)
 	if reason == "" {
 		w.prepaid = &t
 	}

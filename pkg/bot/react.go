@@ -59,13 +59,7 @@ func (b *Bot) send(ctx context.Context, s *pipeline.Slot, span trace.Span, w *wo
 	for _, p := range reply.Pictures {
 		out.Attachments = append(out.Attachments, p.DataURI)
 	}
-	reason := ""
-	if w.prepaid != nil {
-		reason = b.prepaidTurn(w.prepaid)
-	} else {
-		reason = b.awaitSend(ctx, s, out.Recipient, len(out.Attachments))
-	}
-	if reason != "" {
+	if reason := b.turn(ctx, s, w, out.Recipient, len(out.Attachments)); reason != "" {
 		b.shed(ctx, w, reason)
 		return telemetry.OutcomeShed
 	}
@@ -83,7 +77,7 @@ func (b *Bot) send(ctx context.Context, s *pipeline.Slot, span trace.Span, w *wo
 			b.sendFailed(ctx, err)
 		case errors.Is(err, signalapi.ErrUntrustedIdentity) && w.in.GroupID == "":
 			b.noteUntrusted(ctx, out.Recipient, now)
-			b.d.Log.ErrorContext(ctx, "send failed: the recipient's safety number changed (docs/operations.md: trust it)", "command", w.name)
+			b.d.Log.ErrorContext(ctx, "send failed: the recipient's safety number changed (docs/troubleshooting.md#a-members-safety-number-changed: trust it)", "command", w.name)
 		default:
 			b.d.Log.ErrorContext(ctx, "send failed", "command", w.name, "err", telemetry.RedactErr(err))
 		}

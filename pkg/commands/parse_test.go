@@ -40,6 +40,20 @@ func TestParseCutsLongArgsOnRuneBoundary(t *testing.T) {
 	}
 }
 
+// An admin's !bot keeps what a 256-byte cut lost: a plan of 30 slots, a
+// text command's text (issue 33.4); only past MaxAdminArgsBytes is it cut.
+func TestParseAdminKeepsLongArgs(t *testing.T) {
+	plan := strings.Repeat("testbot=pomoc@08:00,", 30)
+	name, args, ok := ParseAdmin("!bot plan " + plan)
+	if !ok || name != "bot" || args != "plan "+strings.TrimSpace(plan) {
+		t.Errorf("ParseAdmin(!bot plan <%d bytes>) = %q, %d bytes, %v; want bot, all of it", len(plan), name, len(args), ok)
+	}
+	_, args, _ = ParseAdmin("!bot tekst x " + strings.Repeat("ż", MaxAdminArgsBytes))
+	if len(args) > MaxAdminArgsBytes || len(args) < MaxAdminArgsBytes-1 || !utf8.ValidString(args) {
+		t.Errorf("ParseAdmin of an over-long text kept %d bytes (valid %v); want ≤ %d", len(args), utf8.ValidString(args), MaxAdminArgsBytes)
+	}
+}
+
 func FuzzParse(f *testing.F) {
 	for _, s := range []string{"!pomoc", "!kot rudy", "!", "!!", "hello", "!żółw ąę", "!\xff\xfe", "\uFFFC !cat"} {
 		f.Add(s)

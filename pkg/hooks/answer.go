@@ -113,7 +113,7 @@ func (d Deps) post(hr *http.Request) (Answer, error) {
 
 // parseAnswer reads body by its type: text/plain is the reply's text,
 // application/json an Answer. Anything else, and an answer with neither
-// text nor picture, is errBadAnswer.
+// text nor picture, or a text that starts with "!", is errBadAnswer.
 func parseAnswer(contentType string, body []byte) (Answer, error) {
 	mt, _, err := mime.ParseMediaType(contentType)
 	if err != nil {
@@ -138,6 +138,10 @@ func parseAnswer(contentType string, body []byte) (Answer, error) {
 		return Answer{}, fmt.Errorf("%w: a picture needs url or base64, one of them", errBadAnswer)
 	case a.Text == "" && p == nil:
 		return Answer{}, fmt.Errorf("%w: no text and no picture", errBadAnswer)
+	case strings.HasPrefix(a.Text, "!"):
+		// No text the bot sends starts with a command: in owner mode an
+		// echo the bot does not recognise as its own would be answered.
+		return Answer{}, fmt.Errorf("%w: text starts with !, which would read as a command", errBadAnswer)
 	}
 	return a, nil
 }

@@ -156,7 +156,7 @@ func degraded(h *Health) []string {
 			c.ChallengeToken, c.Since.UTC().Format(time.RFC3339), c.Do))
 	}
 	if n := h.Unreachable.Identity(); n > 0 {
-		out = append(out, fmt.Sprintf("%d member(s) unreachable: their safety number changed (IDENTITY_FAILURE) and signal-cli will not send to them until it is trusted (docs/operations.md, \"A member's safety number changed\")", n))
+		out = append(out, fmt.Sprintf("%d member(s) unreachable: their safety number changed (IDENTITY_FAILURE) and signal-cli will not send to them until it is trusted (docs/troubleshooting.md#a-members-safety-number-changed)", n))
 	}
 	return out
 }

@@ -23,7 +23,7 @@ var ErrNotDurable = errors.New("journal entry not on disk yet: frame taken in me
 // stays queued in the writer, which retries, so it is written once commits
 // succeed again. The REST API's posting loop is serial and carries every
 // REST answer: a webhook that waited for a disk that fails would stop the
-// bot's replies along with its intake (docs/faults.md §11).
+// bot's replies along with its intake (docs/faults.md §14).
 func (j *Journal) Sync(ctx context.Context) error {
 	if !j.Enabled() {
 		return nil

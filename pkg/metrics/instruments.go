@@ -11,7 +11,7 @@ import (
 	"signal-bot/pkg/signalapi"
 )
 
-// instruments creates every instrument; names are those of docs/operations.md.
+// instruments creates every instrument; names are those of docs/operations.md#metrics.
 func (m *Metrics) instruments(src Sources) error {
 	meter := m.provider.Meter("signal-bot")
 	var obs observed

@@ -10,7 +10,7 @@ import (
 
 // Config sets the budget and the pause, read from the environment by package
 // config and checked there once, by Validate; New trusts it. The defaults
-// stay well inside Signal's limits (docs/operations.md, section 4a).
+// stay well inside Signal's limits (docs/operations.md#keeping-the-account-safe).
 type Config struct {
 	// SendBudget is "on" or "off"; the zero value is off.
 	SendBudget       string        `env:"SEND_BUDGET, default=on" help:"on, or off to switch the outbound budget off (benchmarks against the simulator only)"`

@@ -80,9 +80,23 @@ type Ticket struct {
 // the account's. It answers when the reply may go, or why it is shed: when the tokens or
 // the end of a pause would come later than WaitMax from now. A shed reply takes nothing.
 func (g *Gate) Reserve(chat string, attachments int, now time.Time) (Ticket, string) {
+	return g.reserve(chat, attachments, now, true)
+}
+
+// ReserveUnpaused is Reserve for a reply that the pause after a 429 does not hold back (an
+// admin's answer: the admins' console is the way out of the pause); the budget still
+// applies.
+func (g *Gate) ReserveUnpaused(chat string, attachments int, now time.Time) (Ticket, string) {
+	return g.reserve(chat, attachments, now, false)
+}
+
+func (g *Gate) reserve(chat string, attachments int, now time.Time, held bool) (Ticket, string) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	wait := max(g.pausedUntil.Sub(now), 0)
+	var wait time.Duration
+	if held { // the pause after a 429 holds this reply back
+		wait = max(g.pausedUntil.Sub(now), 0)
+	}
 	if wait > g.cfg.WaitMax {
 		return Ticket{}, ShedPaused
 	}

@@ -193,3 +193,25 @@ func TestChallenge(t *testing.T) {
 		t.Errorf("Challenge after a send went = %q; want none", tok)
 	}
 }
+
+// ReserveUnpaused goes past the pause after a 429, not past the budget: an
+// admin's answer during the pause goes at once while the chat has tokens,
+// and is shed as any reply once it has none.
+func TestReserveUnpaused(t *testing.T) {
+	g := testGate() // 3 per chat, one back per second, waits up to 2 s; pause 1 min
+	g.RateLimited(t0, 0, []string{"x"})
+	if _, shed := g.Reserve("a", 0, t0); shed != ShedPaused {
+		t.Fatalf("Reserve during the pause: shed %q; want %q", shed, ShedPaused)
+	}
+	for i, want := range []time.Duration{0, 0, 0, time.Second, 2 * time.Second} {
+		if tk, shed := g.ReserveUnpaused("a", 0, t0); shed != "" || tk.At.Sub(t0) != want {
+			t.Errorf("ReserveUnpaused %d during the pause: wait %v, shed %q; want %v", i, tk.At.Sub(t0), shed, want)
+		}
+	}
+	if _, shed := g.ReserveUnpaused("a", 0, t0); shed != ShedChat {
+		t.Errorf("ReserveUnpaused with the chat's tokens spent: shed %q; want %q", shed, ShedChat)
+	}
+	if got := g.PausedUntil(t0); !got.Equal(t0.Add(time.Minute)) {
+		t.Errorf("after ReserveUnpaused: paused until %v; want the pause untouched", got.Sub(t0))
+	}
+}

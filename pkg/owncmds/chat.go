@@ -35,6 +35,9 @@ var (
 	ErrNoText  = errors.New("no text")
 	ErrTooLong = errors.New("text over Signal's body limit")
 	ErrTooMany = errors.New("too many text commands")
+	// ErrBang: a text that starts with "!" would read as a command when
+	// the bot's own message comes back to it (its echo in owner mode).
+	ErrBang = errors.New(`text starts with "!"`)
 )
 
 // ChatText is one text command made in chat, as the state file keeps it.

@@ -18,8 +18,8 @@ import (
 // chat; now is the time it keeps. The name is lower-cased. It refuses a
 // name that is no command name (ErrBadName), one that a built-in, a
 // command of COMMANDS_FILE or an alias has (ErrTaken), an empty text
-// (ErrNoText), one of MaxReplyBytes or more (ErrTooLong) and a new command
-// past MaxChatTexts (ErrTooMany). The command answers once its record is on
+// (ErrNoText), one of MaxReplyBytes or more (ErrTooLong), one that starts
+// with "!" (ErrBang) and a new command past MaxChatTexts (ErrTooMany). The command answers once its record is on
 // disk, and Put returns then, or with ctx's error.
 func (c *ChatTexts) Put(ctx context.Context, name, text string, now time.Time) (string, error) {
 	name, text = strings.ToLower(name), strings.TrimSpace(text)
@@ -53,6 +53,8 @@ func (c *ChatTexts) check(name, text string) error {
 		return ErrNoText
 	case len(text) >= commands.MaxReplyBytes:
 		return ErrTooLong
+	case strings.HasPrefix(text, "!"):
+		return ErrBang
 	}
 	if other, ok := c.reg.Resolve(name); ok && (other.Origin != commands.OriginChat || other.Name != name) {
 		return ErrTaken

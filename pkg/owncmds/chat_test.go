@@ -76,6 +76,9 @@ func TestChatTextsPutRefuses(t *testing.T) {
 		{"pusty", "   ", ErrNoText},
 		{"dlugi", strings.Repeat("a", commands.MaxReplyBytes), ErrTooLong},
 		{"prawie", strings.Repeat("a", commands.MaxReplyBytes-1), nil},
+		{"echo", "!pomoc", ErrBang}, // its echo would read as !pomoc
+		{"echo", "  !bot pauza 168h", ErrBang},
+		{"wykrzyknik", "Uwaga! !pomoc", nil},
 	}
 	for _, tt := range tests {
 		if _, err := c.Put(context.Background(), tt.name, tt.text, now); !errors.Is(err, tt.want) {

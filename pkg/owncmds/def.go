@@ -34,7 +34,7 @@ type Def struct {
 	Scope    string // in the SCOPES syntax; "": everywhere
 	Timeout  time.Duration
 	Typing   bool
-	// Secret keys the hook's signature (docs/operations.md); "": the
+	// Secret keys the hook's signature (docs/own-commands.md); "": the
 	// requests go unsigned. Never logged.
 	Secret string
 }
@@ -110,6 +110,9 @@ func (d *decoder) action(c *rawCommand, name string, def *Def) {
 		def.Text = d.str(c, "text")
 		if strings.TrimSpace(def.Text) == "" || len(def.Text) >= commands.MaxReplyBytes {
 			d.add(c.values["text"].line, name, "text must be 1 to %d bytes, got %d", commands.MaxReplyBytes-1, len(def.Text))
+		}
+		if strings.HasPrefix(strings.TrimSpace(def.Text), "!") {
+			d.add(c.values["text"].line, name, `text starts with "!": the bot's own message would read as a command`)
 		}
 		for _, k := range []string{"timeout", "secret", "secret_env"} {
 			if v, ok := c.values[k]; ok {

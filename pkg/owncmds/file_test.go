@@ -64,6 +64,7 @@ func TestParseProblems(t *testing.T) {
 		{"text and hook", head + "text = \"x\"\nhook = \"http://127.0.0.1:1/\"\n", []string{"5: command \"x\": both text and hook"}},
 		{"neither", head, []string{"1: command \"x\": neither text nor hook"}},
 		{"a text too long", head + "text = \"" + strings.Repeat("a", commands.MaxReplyBytes) + "\"\n", []string{"4: command \"x\": text must be 1 to 1999 bytes"}},
+		{"a text that reads as a command", head + "text = \" !pomoc\"\n", []string{`4: command "x": text starts with "!"`}},
 		{"a hook not http", head + "hook = \"ftp://h/\"\n", []string{`4: command "x": hook: "ftp://h/" is not http`}},
 		{"a hook with credentials", head + "hook = \"https://u:p@h/\"\n", []string{"4: command \"x\": hook: a URL with credentials"}},
 		{"a bad duration", head + "text = \"x\"\ncooldown = \"soon\"\n", []string{`5: command "x": cooldown "soon" is no duration`}},

@@ -56,17 +56,23 @@ func (s Slot) AtOrBefore(t time.Time, loc *time.Location) time.Time {
 // the configuration's errors).
 type Problem int
 
-// The problems of a slot.
+// The problems of a slot: Parse's, then Deps.Check's.
 const (
-	ProblemForm  Problem = iota + 1 // not chat=command@HH:MM
-	ProblemTime                     // the time is not HH:MM, 00:00 to 23:59
-	ProblemTwice                    // the same slot twice
+	ProblemForm    Problem = iota + 1 // not chat=command@HH:MM
+	ProblemTime                       // the time is not HH:MM, 00:00 to 23:59
+	ProblemTwice                      // the same slot twice
+	ProblemChat                       // the chat is no SIGNAL_GROUPS alias
+	ProblemCommand                    // the command is none of the bot's
 )
 
-// SlotError is one slot of a plan Parse refuses, as it was written.
+// SlotError is one slot of a plan Parse or Deps.Check refuses, as it was
+// written. For ProblemChat and ProblemCommand, Name is the chat or command
+// the slot names and Known the ones there are.
 type SlotError struct {
 	Item    string
 	Problem Problem
+	Name    string
+	Known   []string
 }
 
 func (e *SlotError) Error() string {
@@ -75,8 +81,35 @@ func (e *SlotError) Error() string {
 		return fmt.Sprintf("%q: the time must be HH:MM, 00:00 to 23:59", e.Item)
 	case ProblemTwice:
 		return fmt.Sprintf("%q is listed twice", e.Item)
+	case ProblemChat:
+		return fmt.Sprintf("%s: no group alias %q in SIGNAL_GROUPS (the aliases: %s)", e.Item, e.Name, strings.Join(e.Known, ", "))
+	case ProblemCommand:
+		return fmt.Sprintf("%s: no command %q (the commands: %s)", e.Item, e.Name, strings.Join(e.Known, ", "))
 	}
 	return fmt.Sprintf("%q is not chat=command@HH:MM", e.Item)
+}
+
+// SlotErrors are the slots err refuses: the *SlotError values of Parse's,
+// Check's or Replace's error, in the plan's order.
+func SlotErrors(err error) []*SlotError {
+	var se *SlotError
+	switch e := err.(type) {
+	case nil:
+		return nil
+	case interface{ Unwrap() []error }:
+		var out []*SlotError
+		for _, inner := range e.Unwrap() {
+			out = append(out, SlotErrors(inner)...)
+		}
+		return out
+	case *SlotError:
+		return []*SlotError{e}
+	default:
+		if errors.As(err, &se) {
+			return []*SlotError{se}
+		}
+		return nil
+	}
 }
 
 // Parse reads a plan: comma-separated chat=command@HH:MM, for example
@@ -128,6 +161,37 @@ func twoDigits(s string) int {
 		return -1
 	}
 	return int(s[0]-'0')*10 + int(s[1]-'0')
+}
+
+// parseChecked is Parse, then Check of every slot (chk nil: none): the
+// slots with their canonical names, or every slot refused.
+func parseChecked(plan string, chk func(Slot) (Slot, error)) ([]Slot, error) {
+	slots, err := Parse(plan)
+	if err != nil {
+		return nil, err
+	}
+	var errs []error
+	for i, sl := range slots {
+		if slots[i], err = check(sl, chk); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return slots, errors.Join(errs...)
+}
+
+// check is chk(sl), its error naming the slot.
+func check(sl Slot, chk func(Slot) (Slot, error)) (Slot, error) {
+	if chk == nil {
+		return sl, nil
+	}
+	c, err := chk(sl)
+	if se := (*SlotError)(nil); err != nil && !errors.As(err, &se) { // a SlotError names its slot
+		err = fmt.Errorf("%s: %w", sl, err)
+	}
+	if err != nil {
+		return sl, err
+	}
+	return c, nil
 }
 
 // Format writes slots as Parse reads them.

@@ -12,7 +12,6 @@ package schedule
 import (
 	"cmp"
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"sync"
@@ -47,7 +46,9 @@ type Deps struct {
 	// Post hands a post to the bot; it must not wait for the send.
 	Post func(ctx context.Context, p Post)
 	// Check resolves a slot's chat and command, answering the slot with the
-	// command's canonical name, or why it cannot be posted; nil: every slot.
+	// command's canonical name, or why it cannot be posted (a *SlotError of
+	// ProblemChat or ProblemCommand, which an admin's reply can say in its
+	// language); nil: every slot.
 	Check func(Slot) (Slot, error)
 	Count func(outcome string) // nil: not counted
 	Log   *slog.Logger         // nil: discarded
@@ -126,31 +127,6 @@ func (s *Scheduler) chatPlan(plan string) []Slot {
 		out = append(out, c)
 	}
 	return out
-}
-
-func parseChecked(plan string, chk func(Slot) (Slot, error)) ([]Slot, error) {
-	slots, err := Parse(plan)
-	if err != nil {
-		return nil, err
-	}
-	var errs []error
-	for i, sl := range slots {
-		if slots[i], err = check(sl, chk); err != nil {
-			errs = append(errs, err)
-		}
-	}
-	return slots, errors.Join(errs...)
-}
-
-func check(sl Slot, chk func(Slot) (Slot, error)) (Slot, error) {
-	if chk == nil {
-		return sl, nil
-	}
-	c, err := chk(sl)
-	if err != nil {
-		return sl, fmt.Errorf("%s: %w", sl, err)
-	}
-	return c, nil
 }
 
 // arm marks the slots of a new plan that have no record as done up to now,

@@ -2,8 +2,10 @@ package schedule
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -322,5 +324,41 @@ func TestSlotInsidePauseNotPosted(t *testing.T) {
 	r.armed()
 	if posts, counts := r.got(); len(posts) != 1 || !slices.Equal(counts, []string{OutcomePaused}) {
 		t.Errorf("posts %+v, counts %v; want only the 12:00 slot posted", posts, counts)
+	}
+}
+
+// SlotErrors finds every refused slot of a plan, Parse's and Check's alike,
+// in the plan's order, so a reply can say each reason in its language; a
+// SlotError of Check is not named twice in the error's text.
+func TestSlotErrors(t *testing.T) {
+	st, err := store.Open(store.Config{Path: filepath.Join(t.TempDir(), "s.db")}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	chk := func(s Slot) (Slot, error) {
+		if s.Chat != "rodzina" {
+			return s, &SlotError{Item: s.String(), Problem: ProblemChat, Name: s.Chat, Known: []string{"rodzina"}}
+		}
+		return s, nil
+	}
+	s, err := New(Config{}, Deps{Store: st, Post: func(context.Context, Post) {}, Check: chk})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = s.Check("nikt=kot@08:00,rodzina=kot@08:00,sąsiedzi=cat@09:00")
+	got := SlotErrors(err)
+	if len(got) != 2 || got[0].Problem != ProblemChat || got[0].Name != "nikt" || got[1].Name != "sąsiedzi" {
+		t.Fatalf("SlotErrors(%v) = %+v; want nikt's and sąsiedzi's ProblemChat", err, got)
+	}
+	if want := `nikt=kot@08:00: no group alias "nikt" in SIGNAL_GROUPS (the aliases: rodzina)`; !strings.HasPrefix(err.Error(), want+"\n") {
+		t.Errorf("Check's error %q; want it to start %q", err, want)
+	}
+	_, err = Parse("rodzina=kot@8:00,x,rodzina=kot@08:00")
+	if got := SlotErrors(err); len(got) != 2 || got[0].Problem != ProblemTime || got[1].Problem != ProblemForm {
+		t.Errorf("SlotErrors(%v) = %+v; want ProblemTime, ProblemForm", err, got)
+	}
+	if got := SlotErrors(errors.New("disk full")); got != nil {
+		t.Errorf("SlotErrors of another error = %+v; want none", got)
 	}
 }

@@ -1,11 +1,7 @@
 package signalapi
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
-	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"strings"
@@ -24,29 +20,9 @@ const CaptchaPrefix = "signalcaptcha://"
 // ("Captcha rejected, …") and any other failure of the call come back as a
 // plain 400 {"error":…} too. Nothing is retried: a captcha is good once.
 func (c *Client) SubmitChallenge(ctx context.Context, token, captcha string) error {
-	ctx, cancel := context.WithTimeout(ctx, c.cfg.CallTimeout)
-	defer cancel()
-	body, err := json.Marshal(struct {
+	path := "/v1/accounts/" + url.PathEscape(c.cfg.Number) + "/rate-limit-challenge"
+	return c.callJSON(ctx, "rate-limit challenge", http.MethodPost, path, struct {
 		ChallengeToken string `json:"challenge_token"`
 		Captcha        string `json:"captcha"`
 	}{token, strings.TrimSpace(captcha)})
-	if err != nil {
-		return fmt.Errorf("rate-limit challenge: %w", err)
-	}
-	path := "/v1/accounts/" + url.PathEscape(c.cfg.Number) + "/rate-limit-challenge"
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.cfg.BaseURL+path, bytes.NewReader(body))
-	if err != nil {
-		return fmt.Errorf("rate-limit challenge: %w", err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	res, err := c.hc.Do(req)
-	if err != nil {
-		return fmt.Errorf("rate-limit challenge: %w", err)
-	}
-	defer res.Body.Close()
-	raw, _ := io.ReadAll(io.LimitReader(res.Body, 4<<10))
-	if res.StatusCode != http.StatusNoContent && res.StatusCode != http.StatusOK {
-		return fmt.Errorf("rate-limit challenge: %w", apiError(res.StatusCode, raw))
-	}
-	return nil
 }

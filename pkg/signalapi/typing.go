@@ -1,11 +1,7 @@
 package signalapi
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
-	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 )
@@ -19,28 +15,7 @@ func (c *Client) Typing(ctx context.Context, recipient string, on bool) error {
 	if !on {
 		method = http.MethodDelete
 	}
-	ctx, cancel := context.WithTimeout(ctx, c.cfg.CallTimeout)
-	defer cancel()
-	body, err := json.Marshal(struct {
+	return c.callJSON(ctx, method+" typing indicator", method, "/v1/typing-indicator/"+url.PathEscape(c.cfg.Number), struct {
 		Recipient string `json:"recipient"`
 	}{recipient})
-	if err != nil {
-		return fmt.Errorf("typing indicator: %w", err)
-	}
-	path := "/v1/typing-indicator/" + url.PathEscape(c.cfg.Number)
-	req, err := http.NewRequestWithContext(ctx, method, c.cfg.BaseURL+path, bytes.NewReader(body))
-	if err != nil {
-		return fmt.Errorf("%s typing indicator: %w", method, err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	res, err := c.hc.Do(req)
-	if err != nil {
-		return fmt.Errorf("%s typing indicator: %w", method, err)
-	}
-	defer res.Body.Close()
-	raw, _ := io.ReadAll(io.LimitReader(res.Body, 4<<10))
-	if res.StatusCode != http.StatusNoContent && res.StatusCode != http.StatusOK {
-		return fmt.Errorf("%s typing indicator: %w", method, apiError(res.StatusCode, raw))
-	}
-	return nil
 }

@@ -16,9 +16,10 @@ type Config struct {
 	// collects changes before it commits them in one transaction; zero
 	// commits as soon as it is free. See docs/state.md.
 	CommitInterval time.Duration `env:"STATE_COMMIT_INTERVAL, default=10ms" help:"uses are committed to STATE_PATH in one transaction per interval; a kill -9 forgets at most the last interval's"`
-	// Damaged is what a damaged file does at start (see docs/operations.md
-	// §9): DamagedAside has Open move it to <path>.damaged-<UTC time> and
-	// start fresh, with a warning; anything else has Open return ErrDamaged.
+	// Damaged is what a damaged file does at start (see
+	// docs/troubleshooting.md#a-damaged-state-file): DamagedAside has Open
+	// move it to <path>.damaged-<UTC time> and start fresh, with a warning;
+	// anything else has Open return ErrDamaged.
 	Damaged string `env:"STATE_DAMAGED, default=stop" help:"a damaged STATE_PATH at start: stop (exit 2, the file left as it is for a restore) or aside (moved to <name>.damaged-<time>, state starts fresh, with a warning)"`
 	// ForgetAfter is how long a sender's record of a command (its tally,
 	// its cooldown) is kept unused; 0 keeps every record (prune.go).

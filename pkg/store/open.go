@@ -32,7 +32,7 @@ const lockWait = 300 * time.Millisecond
 type damagedError struct{ path, problem string }
 
 func (e *damagedError) Error() string {
-	return fmt.Sprintf("state file %s is damaged (%s): restore it from a backup (docs/operations.md §9), "+
+	return fmt.Sprintf("state file %s is damaged (%s): restore it from a backup (docs/operations.md#backups), "+
 		"or move it aside and start fresh (mv %s %s.damaged; or start once with STATE_DAMAGED=aside)",
 		e.path, e.problem, e.path, e.path)
 }

@@ -160,7 +160,7 @@ func TestOpenDamagedFile(t *testing.T) {
 				t.Fatalf("Open = %v; want ErrDamaged", err)
 			}
 			msg := err.Error()
-			for _, want := range []string{path + " is damaged (", "docs/operations.md §9", "mv " + path, "STATE_DAMAGED=aside"} {
+			for _, want := range []string{path + " is damaged (", "docs/operations.md#backups", "mv " + path, "STATE_DAMAGED=aside"} {
 				if !strings.Contains(msg, want) || strings.Contains(msg, "\n") {
 					t.Errorf("error %q; want one line with %q", msg, want)
 				}
