@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs each fuzz target of the bot's input parsers for at least FUZZ_EXECS
-# executions (default 1,000,000) and stops at the first crash. CI runs a 10 s
-# smoke of the same targets (scripts/test.sh); this is the long run.
+# executions (default 1,000,000) and stops at the first crash. scripts/test.sh
+# runs a smoke of 50,000 executions of the same targets; this is the long run.
 #
 #   scripts/fuzz.sh            # every target, 1,000,000 executions each
 #   FUZZ_EXECS=50000 scripts/fuzz.sh

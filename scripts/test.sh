@@ -65,18 +65,27 @@ step "staticcheck (lint/staticcheck.sh: pinned in lint/go.mod, built once, cache
 lint/staticcheck.sh ./...
 
 step "Jaeger (otel/jaeger.sh: built once, cached)"
-otel/jaeger.sh start
-jaeger_started=1
+# One already running (another run's, or started by hand) is used and left
+# running: only the Jaeger this run started is stopped at the end.
+if curl -fsS -o /dev/null http://127.0.0.1:13133/status 2>/dev/null; then
+	echo "jaeger: already running; this run uses it and leaves it running"
+else
+	otel/jaeger.sh start
+	jaeger_started=1
+fi
 export SIGNAL_BOT_OTLP=http://127.0.0.1:4318 SIGNAL_BOT_JAEGER=http://127.0.0.1:16686
 
 step "go test -race (a line per package as it finishes; scripts/gotestsum.sh: built once, cached)"
-scripts/gotestsum.sh --format pkgname --jsonfile "$json" -- -race -count=1 -timeout 20m ./...
+# -parallel 4: the tests that call t.Parallel mostly wait (on a simulated
+# send, a bot process, a timer), so twice the cores' count of them at once.
+scripts/gotestsum.sh --format pkgname --jsonfile "$json" -- -race -count=1 -parallel 4 -timeout 20m ./...
 
-step "fuzz smoke (200,000 executions per target; scripts/fuzz.sh is the 1,000,000-execution run)"
+step "fuzz smoke (50,000 executions per target; scripts/fuzz.sh is the 1,000,000-execution run)"
 # A count, not a duration: with -fuzztime 10s, Go 1.26's fuzz coordinator can
 # report "context deadline exceeded" at the deadline on a loaded machine
-# without any failing input (go.dev/issue/75804, fixed in Go 1.27).
-fuzz() { go test -run '^$' -fuzz "^$2\$" -fuzztime 200000x "$1"; }
+# without any failing input (go.dev/issue/75804, fixed in Go 1.27). The
+# smoke catches what a change breaks at once; the long run is scripts/fuzz.sh.
+fuzz() { go test -run '^$' -fuzz "^$2\$" -fuzztime 50000x "$1"; }
 fuzz ./pkg/signalapi FuzzDecodeFrame
 fuzz ./pkg/commands FuzzParse
 fuzz ./pkg/httpapi FuzzSelftestBody

@@ -11,6 +11,7 @@ import (
 
 	"github.com/sethvargo/go-envconfig"
 
+	"signal-bot/internal/testkit"
 	"signal-bot/pkg/sim"
 )
 
@@ -111,7 +112,7 @@ func TestBusyHTTPAddr(t *testing.T) {
 		"SIGNAL_API_URL": url, "SIGNAL_NUMBER": s.Number(), "HTTP_ADDR": ln.Addr().String(),
 		"STATE_PATH": filepath.Join(t.TempDir(), "state.db"), "POOL_SIZE_CAT": "0", "POOL_SIZE_KOT": "0",
 	})
-	var stderr syncBuffer
+	var stderr testkit.SyncBuffer
 	err = run(t.Context(), nil, stdio{env: env, in: strings.NewReader(""), out: &stderr, errOut: &stderr})
 	want := "HTTP_ADDR " + ln.Addr().String() + " is in use by another process"
 	if !errors.As(err, new(usageError)) || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "\n") {

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"signal-bot/internal/testkit"
+
 	"github.com/sethvargo/go-envconfig"
 )
 
@@ -33,7 +35,7 @@ func TestSandboxCommandsFile(t *testing.T) {
 		"POOL_SIZE_CAT": "0", "POOL_SIZE_KOT": "0", "COMMANDS_FILE": file,
 	})
 	in, typed := io.Pipe()
-	var screen syncBuffer
+	var screen testkit.SyncBuffer
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- run(ctx, nil, stdio{env: env, in: in, out: &screen, errOut: io.Discard}) }()
@@ -49,7 +51,7 @@ func TestSandboxCommandsFile(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	waitFor(t, "both replies", func() bool {
+	testkit.WaitFor(t, "both replies", func() bool {
 		s := screen.String()
 		return strings.Contains(s, "Bądźcie mili.") && strings.Contains(s, "Tokio: 21:00") && strings.Contains(s, "↳ czas ")
 	})

@@ -11,41 +11,12 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
-	"time"
+
+	"signal-bot/internal/testkit"
 
 	"github.com/sethvargo/go-envconfig"
 )
-
-// syncBuffer is a strings.Builder safe for the sandbox's writers.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
-// waitFor polls cond every 20 ms for up to a minute (the suite runs under
-// -race on shared cores).
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	for deadline := time.Now().Add(time.Minute); !cond(); time.Sleep(20 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("waited a minute for %s", what)
-		}
-	}
-}
 
 // get reads url's body, "" on any error.
 func get(url string) string {
@@ -64,8 +35,8 @@ var runningRE = regexp.MustCompile(`msg="signal-bot running" .*http=(http://\S+)
 type sandboxRun struct {
 	t       *testing.T
 	typed   *io.PipeWriter
-	screen  *syncBuffer
-	stderr  *syncBuffer
+	screen  *testkit.SyncBuffer
+	stderr  *testkit.SyncBuffer
 	logPath string
 	base    string // the bot's endpoints, http://…
 }
@@ -79,7 +50,7 @@ func runSandbox(t *testing.T, env map[string]string) *sandboxRun {
 	vars := map[string]string{"STATE_PATH": filepath.Join(dir, "state.db"), "SANDBOX_LATENCY": "zero"}
 	maps.Copy(vars, env)
 	in, typed := io.Pipe()
-	sr := &sandboxRun{t: t, typed: typed, screen: &syncBuffer{}, stderr: &syncBuffer{}, logPath: filepath.Join(dir, sandboxLogName)}
+	sr := &sandboxRun{t: t, typed: typed, screen: &testkit.SyncBuffer{}, stderr: &testkit.SyncBuffer{}, logPath: filepath.Join(dir, sandboxLogName)}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
@@ -92,7 +63,7 @@ func runSandbox(t *testing.T, env map[string]string) *sandboxRun {
 			t.Errorf("run: %v", err)
 		}
 	})
-	waitFor(t, "the bot to run", func() bool {
+	testkit.WaitFor(t, "the bot to run", func() bool {
 		m := runningRE.FindStringSubmatch(sr.log())
 		if m != nil {
 			sr.base = m[1]
@@ -116,13 +87,13 @@ func (sr *sandboxRun) say(line string) {
 // waitScreen waits for the screen to hold want.
 func (sr *sandboxRun) waitScreen(want string) {
 	sr.t.Helper()
-	waitFor(sr.t, "the screen to show "+strconv.Quote(want), func() bool { return strings.Contains(sr.screen.String(), want) })
+	testkit.WaitFor(sr.t, "the screen to show "+strconv.Quote(want), func() bool { return strings.Contains(sr.screen.String(), want) })
 }
 
 // metric waits for the /metrics line that starts with line.
 func (sr *sandboxRun) metric(line string) {
 	sr.t.Helper()
-	waitFor(sr.t, line, func() bool { return strings.Contains(get(sr.base+"/metrics"), line) })
+	testkit.WaitFor(sr.t, line, func() bool { return strings.Contains(get(sr.base+"/metrics"), line) })
 }
 
 // The sandbox's screen, for !pomoc, a !cat from the picture pool and a flood
@@ -135,7 +106,7 @@ func TestSandboxScreen(t *testing.T) {
 		"HTTP_ADDR":     "127.0.0.1:0",
 		"POOL_SIZE_CAT": "1", "POOL_SIZE_KOT": "0", // one picture to hit; no time spent on the rest
 	})
-	waitFor(t, "a !cat picture in the pool", func() bool {
+	testkit.WaitFor(t, "a !cat picture in the pool", func() bool {
 		return regexp.MustCompile(`(?m)^signal_bot_pool_ready\{command="cat"[^}]*\} [1-9]`).MatchString(get(sr.base + "/metrics"))
 	})
 	sr.say("!pomoc")
@@ -151,7 +122,7 @@ func TestSandboxScreen(t *testing.T) {
 	for range flood {
 		sr.say("!x")
 	}
-	waitFor(t, "the flood to be handled", func() bool {
+	testkit.WaitFor(t, "the flood to be handled", func() bool {
 		var h struct {
 			Accepted      int `json:"accepted"`
 			DroppedSender int `json:"dropped_sender_queue"`

@@ -79,7 +79,7 @@ func checkTable(pkg string, deps []string, table archtable.Table) []string {
 // the table lifts. It returns what is wrong, or "".
 func checkRule(pkg, dep string) string {
 	leaves := []string{"pkg/activation", "pkg/backoff", "pkg/outbound", "pkg/signalid", "pkg/store", "pkg/fakeup"}
-	testOnly := []string{"pkg/sim", "pkg/fakeup", "pkg/botest"}
+	testOnly := []string{"pkg/sim", "pkg/fakeup", "pkg/botest", "internal/testkit"}
 	// config embeds the settings structs of these packages; none of them
 	// imports config.
 	configured := []string{"pkg/admin", "pkg/bot", "pkg/commands", "pkg/httpapi", "pkg/journal", "pkg/outbound", "pkg/owncmds", "pkg/pictures", "pkg/pipeline", "pkg/schedule", "pkg/signalapi", "pkg/store", "pkg/upstream"}

@@ -1,7 +1,6 @@
 package bot
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -18,6 +17,7 @@ import (
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 	"go.opentelemetry.io/otel/trace"
 
+	"signal-bot/internal/testkit"
 	"signal-bot/pkg/commands"
 	"signal-bot/pkg/outbound"
 	"signal-bot/pkg/signalapi"
@@ -416,7 +416,7 @@ type harness struct {
 	tp    *sdktrace.TracerProvider
 	store *store.Store
 	clock *clock
-	logs  *syncBuffer
+	logs  *testkit.SyncBuffer
 	ts    int64 // the last message timestamp handed out
 	// onStart, if set, runs as each span starts, in the goroutine that starts it.
 	onStart *startHook
@@ -442,7 +442,7 @@ func newHarness(t *testing.T, setup func(t *testing.T, d *Deps)) *harness {
 	t.Cleanup(func() { tp.Shutdown(context.Background()) })
 	h := &harness{
 		api: &fakeSender{}, rec: &countingRecorder{}, spans: spans, tp: tp, store: st,
-		clock: &clock{t: time.Unix(testStartUnix, 0)}, logs: &syncBuffer{}, ts: 1_000, onStart: hook,
+		clock: &clock{t: time.Unix(testStartUnix, 0)}, logs: &testkit.SyncBuffer{}, ts: 1_000, onStart: hook,
 	}
 	overrides := NewOverrides()
 	settings := NewSettings(overrides, nil)
@@ -720,22 +720,4 @@ func (c *clock) advance(d time.Duration) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.t = c.t.Add(d)
-}
-
-// syncBuffer is a log sink safe for the frame's task and the test to share.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }

@@ -3,7 +3,6 @@
 package botest
 
 import (
-	"bytes"
 	"context"
 	"io"
 	"log/slog"
@@ -12,13 +11,13 @@ import (
 	"net/url"
 	"path/filepath"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/sethvargo/go-envconfig"
 
+	"signal-bot/internal/testkit"
 	"signal-bot/pkg/app"
 	"signal-bot/pkg/commands"
 	"signal-bot/pkg/config"
@@ -37,7 +36,7 @@ type Harness struct {
 	Env   map[string]string // the bot's configuration; change it before Start
 	Sends *Inflight         // concurrent /v2/send calls seen by the simulator
 	Bot   *app.App
-	Logs  *SyncBuffer // every log line of the bot, at debug level
+	Logs  *testkit.SyncBuffer // every log line of the bot, at debug level
 	// Clock is the scheduled posts' clock (app.Options.Clock); nil: the
 	// system's. Set it before Start.
 	Clock schedule.Clock
@@ -74,7 +73,7 @@ func (c *Inflight) wrap(h http.Handler) http.Handler {
 // Start. Everything stops in t's cleanup.
 func New(t testing.TB, simCfg sim.Config, env map[string]string) *Harness {
 	t.Helper()
-	h := &Harness{T: t, Sim: sim.New(simCfg), Up: fakeup.New(fakeup.Config{}), Sends: &Inflight{path: "/v2/send"}}
+	h := &Harness{T: t, Sim: sim.New(simCfg), Up: fakeup.New(fakeup.Config{Width: PictureWidth, Height: PictureHeight}), Sends: &Inflight{path: "/v2/send"}}
 	srv := httptest.NewServer(h.Sends.wrap(h.Sim))
 	if _, err := h.Up.Start("127.0.0.1:0"); err != nil {
 		t.Fatal(err)
@@ -140,7 +139,7 @@ func (h *Harness) Start() {
 		h.T.Fatal(err)
 	}
 	if h.Logs == nil {
-		h.Logs = &SyncBuffer{}
+		h.Logs = &testkit.SyncBuffer{}
 	}
 	log := slog.New(telemetry.NewLogHandler(slog.NewMultiHandler(
 		slog.NewTextHandler(testWriter{h.T}, &slog.HandlerOptions{Level: slog.LevelWarn}),
@@ -241,22 +240,3 @@ var _ io.Writer = testWriter{}
 
 // URL is the bot's own HTTP base URL (/_selftest, /healthz).
 func (h *Harness) URL() string { return "http://" + h.Bot.HTTPAddr() }
-
-// SyncBuffer is a bytes.Buffer safe for concurrent writers.
-type SyncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *SyncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-// String returns everything written so far.
-func (b *SyncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}

@@ -97,18 +97,6 @@ func (m *manualTimer) recorded() []time.Duration {
 	return append([]time.Duration(nil), m.waits...)
 }
 
-// waitFor polls cond for up to 10 s and fails the test if it never holds.
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	for range 10000 {
-		if cond() {
-			return
-		}
-		time.Sleep(time.Millisecond)
-	}
-	t.Fatalf("timed out waiting for %s", what)
-}
-
 // testPool makes a started pool over f with a manual timer.
 func testPool(t *testing.T, f *fakeFetcher, shrink Options, cfg PoolConfig) (*Pool, *manualTimer) {
 	t.Helper()

@@ -5,6 +5,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"signal-bot/internal/testkit"
 	"signal-bot/pkg/upstream"
 )
 
@@ -28,7 +29,7 @@ func TestRefillPanicIsAFailure(t *testing.T) {
 		c.Size, c.Concurrency = 2, 2
 		c.Panicked = func() { panicked.Add(1) }
 	}))
-	waitFor(t, "the refills to fail", func() bool { s := p.Stats(); return s.InFlight == 0 && s.BackingOff })
+	testkit.WaitFor(t, "the refills to fail", func() bool { s := p.Stats(); return s.InFlight == 0 && s.BackingOff })
 	if s := p.Stats(); s.RefillErrors != 2 || panicked.Load() != 2 || f.calls.Load() != 2 {
 		t.Errorf("refill errors %d, panics %d, calls %d; want 2 each", s.RefillErrors, panicked.Load(), f.calls.Load())
 	}

@@ -6,6 +6,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"signal-bot/internal/testkit"
 )
 
 var shrinkOn = testOptions()
@@ -14,14 +16,14 @@ var shrinkOn = testOptions()
 func TestTakeTriggersRefill(t *testing.T) {
 	f := &fakeFetcher{}
 	p, _ := testPool(t, f, shrinkOn, testPoolConfig())
-	waitFor(t, "the pool to fill", func() bool { return p.Stats().Ready == 2 })
+	testkit.WaitFor(t, "the pool to fill", func() bool { return p.Stats().Ready == 2 })
 	if got := f.calls(); got != 2 {
 		t.Fatalf("upstream calls after filling = %d; want 2", got)
 	}
 	if _, err := p.Picture(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "the refill", func() bool { s := p.Stats(); return s.Ready == 2 && s.Refills == 3 })
+	testkit.WaitFor(t, "the refill", func() bool { s := p.Stats(); return s.Ready == 2 && s.Refills == 3 })
 	s := p.Stats()
 	if s.Hits != 1 || s.Misses != 0 || f.calls() != 3 {
 		t.Errorf("hits %d, misses %d, upstream calls %d; want 1, 0, 3", s.Hits, s.Misses, f.calls())
@@ -43,7 +45,7 @@ func TestMissFallsBackInline(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			f := &fakeFetcher{fail: errFake}
 			p, _ := testPool(t, f, shrinkOn, testPoolConfig(func(c *PoolConfig) { c.Size, c.Concurrency = 1, 1 }))
-			waitFor(t, "the first refill to fail", func() bool { return p.Stats().BackingOff })
+			testkit.WaitFor(t, "the first refill to fail", func() bool { return p.Stats().BackingOff })
 			f.set(func(f *fakeFetcher) { f.fail, f.data = nil, tt.data })
 			pic, err := p.Picture(context.Background())
 			if !errors.Is(err, tt.wantErr) {
@@ -67,7 +69,7 @@ func TestFailuresBackOff(t *testing.T) {
 	f := &fakeFetcher{fail: errFake}
 	p, timer := testPool(t, f, shrinkOn, testPoolConfig(func(c *PoolConfig) { c.Size, c.BackoffMin, c.BackoffMax = 3, time.Second, 8*time.Second }))
 	settled := func() bool { s := p.Stats(); return s.InFlight == 0 && s.BackingOff }
-	waitFor(t, "the first refills to fail", settled)
+	testkit.WaitFor(t, "the first refills to fail", settled)
 	if got := f.calls(); got != 2 {
 		t.Fatalf("upstream calls = %d; want 2 (Concurrency)", got)
 	}
@@ -81,7 +83,7 @@ func TestFailuresBackOff(t *testing.T) {
 	}
 	for range 4 {
 		timer.fire(t)
-		waitFor(t, "the retries to fail", settled)
+		testkit.WaitFor(t, "the retries to fail", settled)
 	}
 	want := []time.Duration{1 * time.Second, 2 * time.Second, 4 * time.Second, 8 * time.Second, 8 * time.Second}
 	if got := timer.recorded(); !equalDurations(got, want) {
@@ -92,7 +94,7 @@ func TestFailuresBackOff(t *testing.T) {
 	}
 	f.set(func(f *fakeFetcher) { f.fail = nil })
 	timer.fire(t)
-	waitFor(t, "the pool to fill after recovery", func() bool { return p.Stats().Ready == 3 })
+	testkit.WaitFor(t, "the pool to fill after recovery", func() bool { return p.Stats().Ready == 3 })
 	if s := p.Stats(); s.BackingOff || s.Failures != 0 {
 		t.Errorf("after recovery backing off %v, failures %d; want false, 0", s.BackingOff, s.Failures)
 	}
@@ -115,7 +117,7 @@ func TestUndecodableIsDropped(t *testing.T) {
 	f := &fakeFetcher{data: func(int) []byte { return []byte("\xff\xd8\xff\xe0 not really a JPEG") }}
 	for _, shrink := range []Options{shrinkOn, testOptions(shrinkOff)} {
 		p, _ := testPool(t, f, shrink, testPoolConfig())
-		waitFor(t, "the refills to be rejected", func() bool { s := p.Stats(); return s.InFlight == 0 && s.BackingOff })
+		testkit.WaitFor(t, "the refills to be rejected", func() bool { s := p.Stats(); return s.InFlight == 0 && s.BackingOff })
 		if s := p.Stats(); s.Ready != 0 || s.Rejected != 2 || s.RefillErrors != 2 {
 			t.Errorf("shrink %+v: ready %d, rejected %d, refill errors %d; want 0, 2, 2", shrink, s.Ready, s.Rejected, s.RefillErrors)
 		}
@@ -161,7 +163,7 @@ func TestBoundsUnderManyTakes(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	waitFor(t, "the refills to settle", func() bool { return p.Stats().InFlight == 0 })
+	testkit.WaitFor(t, "the refills to settle", func() bool { return p.Stats().InFlight == 0 })
 	check()
 	if s := p.Stats(); s.Hits+s.Misses != 200 {
 		t.Errorf("hits %d + misses %d; want 200 takes", s.Hits, s.Misses)
@@ -173,7 +175,7 @@ func TestBoundsUnderManyTakes(t *testing.T) {
 func TestOversizedIsDiscarded(t *testing.T) {
 	f := &fakeFetcher{}
 	p, timer := testPool(t, f, shrinkOn, testPoolConfig(func(c *PoolConfig) { c.Concurrency, c.MaxBytes = 1, 100 }))
-	waitFor(t, "the discard", func() bool { s := p.Stats(); return s.InFlight == 0 && s.BackingOff })
+	testkit.WaitFor(t, "the discard", func() bool { s := p.Stats(); return s.InFlight == 0 && s.BackingOff })
 	if s := p.Stats(); s.Discarded != 1 || s.Ready != 0 || s.HeldBytes != 0 || f.calls() != 1 {
 		t.Errorf("discarded %d, ready %d, held %d, calls %d; want 1, 0, 0, 1", s.Discarded, s.Ready, s.HeldBytes, f.calls())
 	}
@@ -188,7 +190,7 @@ func TestCloseStopsRefills(t *testing.T) {
 	f.t = t
 	src := mustSource(t, SourceConfig{Name: "cat", Fetcher: f, Shrink: shrinkOn, Log: discardLog()})
 	p := NewPool(context.Background(), src, testPoolConfig(func(c *PoolConfig) { c.Size, c.Log = 3, discardLog() }))
-	waitFor(t, "the refills to hang", func() bool { return f.calls() == 2 })
+	testkit.WaitFor(t, "the refills to hang", func() bool { return f.calls() == 2 })
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	if err := p.Close(ctx); err != nil {

@@ -10,6 +10,7 @@ import (
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 	"go.opentelemetry.io/otel/trace"
 
+	"signal-bot/internal/testkit"
 	"signal-bot/pkg/commands"
 	"signal-bot/pkg/fakeup"
 	"signal-bot/pkg/telemetry"
@@ -80,9 +81,9 @@ func TestUpstreamTimeOfHitAndMiss(t *testing.T) {
 	u := newTracedUpstream(t)
 
 	pool, _ := poolOver(t, u.src, testPoolConfig())
-	waitFor(t, "the pool to fill", func() bool { return pool.Stats().Ready == 2 })
+	testkit.WaitFor(t, "the pool to fill", func() bool { return pool.Stats().Ready == 2 })
 	hit, frameSC := u.frame(t, pool, func() {
-		waitFor(t, "the refill", func() bool { return pool.Stats().Refills == 3 })
+		testkit.WaitFor(t, "the refill", func() bool { return pool.Stats().Refills == 3 })
 	})
 	if hit.UpstreamMS != 0 {
 		t.Errorf("hit: upstream_ms = %v; want 0", hit.UpstreamMS)
@@ -95,7 +96,7 @@ func TestUpstreamTimeOfHitAndMiss(t *testing.T) {
 
 	u.up.SetFault(fakeup.TargetCatSearch, fakeup.Fault5xx)
 	empty, _ := poolOver(t, u.src, testPoolConfig(func(c *PoolConfig) { c.Size, c.Concurrency = 1, 1 }))
-	waitFor(t, "the refill to fail", func() bool { return empty.Stats().BackingOff })
+	testkit.WaitFor(t, "the refill to fail", func() bool { return empty.Stats().BackingOff })
 	u.up.SetFault(fakeup.TargetCatSearch, fakeup.FaultNone)
 	miss, _ := u.frame(t, empty, nil)
 	if miss.UpstreamMS <= 0 || empty.Stats().Misses != 1 {

@@ -1,7 +1,6 @@
 package signalapi_test
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -9,13 +8,13 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"go.opentelemetry.io/otel/trace"
 
+	"signal-bot/internal/testkit"
 	"signal-bot/pkg/signalapi"
 )
 
@@ -58,7 +57,7 @@ func lineOf(n int) string {
 // its body unread; once the first is answered the budget is free again. The
 // refusals are counted and logged a line a minute with the count.
 func TestWebhookReadBudget(t *testing.T) {
-	var logs syncBuffer
+	var logs testkit.SyncBuffer
 	q := &holdIntake{entered: make(chan struct{}), release: make(chan struct{})}
 	h := signalapi.NewWebhook(q, signalapi.WebhookConfig{ReadBytes: signalapi.WebhookMaxBody}, slog.New(slog.NewTextHandler(&logs, nil)))
 	first := httptest.NewRecorder()
@@ -119,7 +118,7 @@ func TestWebhookDeclinedIs200(t *testing.T) {
 // A missing or wrong token is logged, once a minute each with the count,
 // never the token; every refusal is counted.
 func TestWebhookTokenFailuresLogged(t *testing.T) {
-	var logs syncBuffer
+	var logs testkit.SyncBuffer
 	h := signalapi.NewWebhook(&queueIntake{depth: 10}, signalapi.WebhookConfig{Token: "s3cret"}, slog.New(slog.NewTextHandler(&logs, nil)))
 	for range 3 {
 		if got := post(t, h, "POST", "/_webhook?token=guess-1", receiveLine); got != http.StatusForbidden {
@@ -138,22 +137,4 @@ func TestWebhookTokenFailuresLogged(t *testing.T) {
 	if got := h.Stats().Denied; got != 5 {
 		t.Errorf("Stats().Denied = %d; want 5", got)
 	}
-}
-
-// syncBuffer is a bytes.Buffer safe for the log handler's concurrent writes.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }

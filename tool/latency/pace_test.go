@@ -18,6 +18,7 @@ import (
 // bot: the wait is reported on its own line, own_ms (which counts it) is over
 // 500 ms, and the exit status says so, as before.
 func TestRunPacesToTheSendBudget(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		pace       string
 		wantCode   int
@@ -34,6 +35,7 @@ func TestRunPacesToTheSendBudget(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run("pace "+tt.pace, func(t *testing.T) {
+			t.Parallel()
 			h := startBot(t, sim.Config{}, map[string]string{"SEND_BUDGET": "on", "SEND_BUDGET_CHAT": "5/5s"})
 			code, out, errs := runTool(context.Background(), nil, "testbot", "--times", "8", "--budget", "500ms", "--pace", tt.pace, "--url", h.URL())
 			if code != tt.wantCode {

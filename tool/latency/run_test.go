@@ -272,6 +272,7 @@ func closedURL(t *testing.T) string {
 // The closed loop waits out the bot's rate limit on /_selftest instead of
 // counting its refusals as failed replies; the open loop shows them as 429.
 func TestRunUnderRateLimit(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name                      string
 		args                      []string

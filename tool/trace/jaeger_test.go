@@ -3,30 +3,17 @@ package main
 import (
 	"context"
 	"math"
-	"os"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"signal-bot/internal/testkit"
 	"signal-bot/pkg/botest"
 	"signal-bot/pkg/sim"
 	"signal-bot/pkg/telemetry"
 )
-
-// jaegerURLs finds the real Jaeger that scripts/test.sh starts; outside CI,
-// without one, the test is skipped, in CI it must be there.
-func jaegerURLs(t *testing.T) (otlp, query string) {
-	otlp, query = os.Getenv("SIGNAL_BOT_OTLP"), os.Getenv("SIGNAL_BOT_JAEGER")
-	if otlp == "" || query == "" {
-		if os.Getenv("CI") == "" {
-			t.Skip("no Jaeger outside CI: run scripts/test.sh, or otel/jaeger.sh start and set SIGNAL_BOT_OTLP=http://127.0.0.1:4318 SIGNAL_BOT_JAEGER=http://127.0.0.1:16686")
-		}
-		t.Fatal("CI run without SIGNAL_BOT_OTLP and SIGNAL_BOT_JAEGER: scripts/test.sh starts Jaeger and sets them")
-	}
-	return otlp, query
-}
 
 var blockLineRE = regexp.MustCompile(`(?m)^command=(\S+) (.*) trace_id=([0-9a-f]{32})$`)
 
@@ -35,7 +22,7 @@ var blockLineRE = regexp.MustCompile(`(?m)^command=(\S+) (.*) trace_id=([0-9a-f]
 // 5 µs of the one /_selftest answered (Jaeger's API v3 keeps nanoseconds, so
 // it is the same block).
 func TestTraceFromJaeger(t *testing.T) {
-	otlp, query := jaegerURLs(t)
+	otlp, query := testkit.JaegerURLs(t)
 	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", otlp)
 	t.Setenv("OTEL_TRACES_SAMPLER", "always_on")
 	t.Setenv("OTEL_BSP_SCHEDULE_DELAY", "100")
