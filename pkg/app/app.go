@@ -188,8 +188,8 @@ func (a *App) Run(ctx context.Context) error {
 	go func() { defer close(done); a.intake.Run() }()
 	a.intake.Replay(ctx, a.left, a.cfg.Journal.ReplayMaxAge)
 	a.left = nil
-	httpErr := make(chan error, 1)
-	go func() { httpErr <- a.http.Serve(a.ln) }()
+	httpErr, served := make(chan error, 1), make(chan struct{})
+	go func() { defer close(served); httpErr <- a.http.Serve(a.ln) }()
 	checked := a.loop(ctx, "groups", func(ctx context.Context) {
 		if a.inherited {
 			a.checkGroups(ctx, a.groups)
@@ -214,7 +214,7 @@ func (a *App) Run(ctx context.Context) error {
 	sctx, cancel := context.WithTimeout(context.Background(), a.cfg.Pipeline.ShutdownTimeout)
 	defer cancel()
 	if a.hook != nil {
-		a.drainWebhook(sctx)
+		a.drainWebhook(sctx, served)
 	}
 	a.intake.Close()
 	if cut := a.intake.Wait(sctx); cut > 0 {

@@ -24,34 +24,51 @@ const drainPoll = 5 * time.Millisecond
 // down: http.Server.Shutdown drops a request it reads after it began, which
 // would lose a POST the kernel had already handed to this process. It returns
 // when ctx ends, whatever is left.
-func (a *App) drainWebhook(ctx context.Context) {
-	t := time.NewTicker(drainPoll)
-	defer t.Stop()
-	wait := func(done func() bool) bool {
-		for !done() {
-			select {
-			case <-ctx.Done():
-				return false
-			case <-t.C:
-			}
-		}
-		return true
-	}
+func (a *App) drainWebhook(ctx context.Context, served <-chan struct{}) {
 	// Quiet means no frame queued or running and no request being read: a
 	// request read after the close would bring a frame whose reply may have
 	// to wait behind the REST API's next POST, which then waits on a socket
 	// no process accepts on (with a socket from systemd) until ctx ends.
 	quiet := func() bool { s := a.intake.Stats(); return s.Depth == 0 && s.Active == 0 && a.conns.busy() == 0 }
-	if !wait(quiet) {
+	if !waitUntil(ctx, quiet) {
 		return
 	}
-	_ = a.ln.Close() // onceCloseListener: Shutdown's own Close later is a no-op
-	if !wait(func() bool { return a.conns.busy() == 0 }) {
-		return
-	}
-	if err := a.http.Shutdown(ctx); err != nil {
+	if err := closeAndAnswer(ctx, a.http, a.ln, served, a.conns.busy); err != nil {
 		a.log.Warn("webhook requests cut off at shutdown", "err", err)
 	}
+}
+
+// closeAndAnswer closes the listener, answers every connection it had
+// accepted and then shuts srv down. It waits for srv.Serve to return
+// (served closes) before it counts the busy connections: a connection the
+// kernel handed over just before the close is only counted once Serve has
+// marked it new, and shutting down before that drops its request unread.
+func closeAndAnswer(ctx context.Context, srv *http.Server, ln net.Listener, served <-chan struct{}, busy func() int) error {
+	_ = ln.Close() // onceCloseListener: Shutdown's own Close later is a no-op
+	select {
+	case <-served:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	if !waitUntil(ctx, func() bool { return busy() == 0 }) {
+		return ctx.Err()
+	}
+	return srv.Shutdown(ctx)
+}
+
+// waitUntil polls done every drainPoll until it holds (true) or ctx ends
+// (false).
+func waitUntil(ctx context.Context, done func() bool) bool {
+	t := time.NewTicker(drainPoll)
+	defer t.Stop()
+	for !done() {
+		select {
+		case <-ctx.Done():
+			return false
+		case <-t.C:
+		}
+	}
+	return true
 }
 
 // connTracker counts the HTTP connections with a request not yet answered:

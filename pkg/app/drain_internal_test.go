@@ -3,6 +3,9 @@ package app
 import (
 	"net"
 	"net/http"
+	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 )
 
@@ -35,5 +38,68 @@ func TestConnTracker(t *testing.T) {
 				t.Errorf("busy() = %d; want %d", got, tt.want)
 			}
 		})
+	}
+}
+
+// gatedListener hands over each accepted connection only once Close was
+// called: the window in which the kernel gave the process a connection just
+// before the listener closed, held open.
+type gatedListener struct {
+	net.Listener
+	got    chan struct{} // a connection was accepted
+	closed chan struct{}
+	once   sync.Once
+}
+
+func (l *gatedListener) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err != nil {
+		return nil, err
+	}
+	l.got <- struct{}{}
+	<-l.closed
+	return c, nil
+}
+
+func (l *gatedListener) Close() error {
+	l.once.Do(func() { close(l.closed) })
+	return l.Listener.Close()
+}
+
+func TestCloseAndAnswerServesWhatWasAccepted(t *testing.T) {
+	inner, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln := &gatedListener{Listener: inner, got: make(chan struct{}, 1), closed: make(chan struct{})}
+	var answered atomic.Bool
+	var conns connTracker
+	srv := &http.Server{
+		Handler:   http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { answered.Store(true) }),
+		ConnState: conns.track,
+	}
+	srv.SetKeepAlivesEnabled(false)
+	served := make(chan struct{})
+	go func() { defer close(served); _ = srv.Serve(ln) }()
+	status := make(chan int, 1)
+	go func() {
+		resp, err := http.Post("http://"+inner.Addr().String()+"/_webhook", "application/json", strings.NewReader("{}"))
+		if err != nil {
+			t.Error(err)
+			status <- 0
+			return
+		}
+		resp.Body.Close()
+		status <- resp.StatusCode
+	}()
+	<-ln.got
+	if err := closeAndAnswer(t.Context(), srv, ln, served, conns.busy); err != nil {
+		t.Fatal(err)
+	}
+	if !answered.Load() {
+		t.Error("the server shut down before answering the request on a connection accepted before the close")
+	}
+	if code := <-status; code != http.StatusOK {
+		t.Errorf("status %d; want 200", code)
 	}
 }
