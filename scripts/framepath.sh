@@ -36,7 +36,7 @@ case "${1:-}" in
 	exit 2
 	;;
 esac
-LEAVES=${FRAMEPATH_LEAVES:-"backoff commands journal metrics outbound pictures signalid store telemetry upstream"}
+LEAVES=${FRAMEPATH_LEAVES:-"backoff commands journal metrics outbound pictures signalid standing store telemetry upstream"}
 RUNS=${FRAMEPATH_RUNS:-5}
 
 tmp=$(mktemp -d)

@@ -3,9 +3,9 @@
 // file), the views of !bot status and !bot plan, and their texts. It sits
 // above package bot: the bot hands it an admin's !bot through bot.Console,
 // which *Console is; it reads the bot's figures through Figures (the
-// intake's) and Account (the bot's own: who is unreachable, the captcha),
-// the scheduled posts through Planner, and the bot's settings read its
-// Changes through bot.ChatChanges.
+// intake's) and Account (the account's standing: who is unreachable, the
+// captcha), the scheduled posts through Planner, and the bot's settings
+// read its Changes through bot.ChatChanges.
 package admin
 
 import (
@@ -34,7 +34,7 @@ type Deps struct {
 	Gate     *outbound.Gate     // the outbound budget and 429 pause, for !bot status
 	Groups   bot.Groups         // the configured groups, for !bot status's budget line
 	Figures  Figures            // the bot's intake; nil: no queue or journal line, no frame heard
-	Account  Account            // the bot, for !bot captcha and the unreachable members; nil: neither
+	Account  Account            // the account's standing, for !bot captcha and the unreachable members; nil: neither
 	Planner  Planner            // the scheduled posts; nil: none
 	Status   StatusInfo         // what !bot status reports that the bot does not know itself
 }

@@ -14,6 +14,7 @@ import (
 	"signal-bot/pkg/commands"
 	"signal-bot/pkg/outbound"
 	"signal-bot/pkg/signalapi"
+	"signal-bot/pkg/standing"
 	"signal-bot/pkg/store"
 )
 
@@ -202,7 +203,7 @@ func TestStatusUnder2000Bytes(t *testing.T) {
 			RateLimitPause: time.Minute, RateLimitPauseMax: time.Hour})
 		d.Gate.RateLimited(time.Now(), 0, []string{"tok"})
 		since := time.Now()
-		d.Account = stillAccount{bot.Unreachable{Members: 1024, ByReason: map[string]int{"identity": 512, "unregistered": 512}, Since: &since}}
+		d.Account = stillAccount{standing.Unreachable{Members: 1024, ByReason: map[string]int{"identity": 512, "unregistered": 512}, Since: &since}}
 		ctx := context.Background()
 		for _, name := range []string{"pomoc", "ja", "cat", "kot", strings.Repeat("x", commands.MaxNameRunes)} {
 			_ = d.Changes.SetCooldown(ctx, name, maxCooldown)

@@ -5,17 +5,17 @@ import (
 	"errors"
 	"time"
 
-	"signal-bot/pkg/bot"
 	"signal-bot/pkg/commands"
 	"signal-bot/pkg/signalapi"
+	"signal-bot/pkg/standing"
 	"signal-bot/pkg/telemetry"
 )
 
-// Account is what the console asks the bot about its Signal account: the
+// Account is what the console asks about the bot's Signal account: the
 // members its replies do not reach, and the captcha that lifts a rate limit
-// Signal asked proof for. *bot.Bot is one.
+// Signal asked proof for. *standing.Account is one.
 type Account interface {
-	Unreachable() bot.Unreachable
+	Unreachable() standing.Unreachable
 	SubmitCaptcha(ctx context.Context, captcha string) error
 }
 
@@ -62,7 +62,7 @@ func captchaTexts() phrases {
 const maxCaptchaAnswer = 200
 
 // captcha is !bot captcha <signalcaptcha://…>: the captcha goes to Signal with
-// the pending challenge token (bot.Bot.SubmitCaptcha, as typed: signal-cli
+// the pending challenge token (standing.Account.SubmitCaptcha, as typed: signal-cli
 // strips the prefix itself), and the admin hears what came back. Accepted,
 // the pause after the 429 ends; refused, it stays. The captcha is never
 // logged.
@@ -75,9 +75,9 @@ func (c *Console) captcha(ctx context.Context, r request) string {
 	}
 	err := c.d.Account.SubmitCaptcha(ctx, r.args[0])
 	switch {
-	case errors.Is(err, bot.ErrNoChallenge):
+	case errors.Is(err, standing.ErrNoChallenge):
 		return r.t.text(keyCaptchaNone)
-	case errors.Is(err, bot.ErrNoChallenger):
+	case errors.Is(err, standing.ErrNoChallenger):
 		return r.t.text(keyCaptchaOff)
 	}
 	c.d.Log.InfoContext(ctx, "captcha submitted in chat", "admin", r.admin, "accepted", err == nil)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"signal-bot/pkg/bot"
+	"signal-bot/pkg/standing"
 )
 
 // While a 429 that asked for proof is pending in the gate, !bot status says
@@ -38,7 +39,7 @@ func TestStatusCaptcha(t *testing.T) {
 
 // stillAccount is an Account whose members stay as set, for the size of
 // !bot status; it takes no captcha.
-type stillAccount struct{ u bot.Unreachable }
+type stillAccount struct{ u standing.Unreachable }
 
-func (a stillAccount) Unreachable() bot.Unreachable                { return a.u }
-func (a stillAccount) SubmitCaptcha(context.Context, string) error { return bot.ErrNoChallenger }
+func (a stillAccount) Unreachable() standing.Unreachable           { return a.u }
+func (a stillAccount) SubmitCaptcha(context.Context, string) error { return standing.ErrNoChallenger }

@@ -30,7 +30,7 @@ func newConsole(cfg config.Config, p botParts, reg *commands.Registry, b *bot.Bo
 	}
 	return admin.New(admin.Deps{
 		Registry: reg, Changes: p.changes, Texts: p.texts, Admins: admins, Lang: cfg.Commands.ReplyLang, Log: p.log,
-		Gate: p.safety.gate, Groups: p.safety.groups, Figures: intake, Account: b, Planner: planner{s},
+		Gate: p.safety.gate, Groups: p.safety.groups, Figures: intake, Account: p.safety.account, Planner: planner{s},
 		Status: admin.StatusInfo{Version: p.version, Started: time.Now(), ReceiveMode: cfg.Signal.ReceiveMode, Connected: p.up},
 	})
 }

@@ -101,7 +101,7 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 	if a.api, err = connectAPI(ctx, cfg, t.base, p.tp, a.log); err != nil {
 		return nil, err
 	}
-	if p.safety, err = newSafety(cfg); err != nil {
+	if p.safety, err = newSafety(cfg, a.api, p); err != nil {
 		return nil, err
 	}
 	a.groups, a.audience = p.safety.groups, p.safety.audience

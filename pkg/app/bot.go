@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
-	"net/url"
 	"time"
 
 	"go.opentelemetry.io/otel/trace"
@@ -65,13 +64,12 @@ func newBot(cfg config.Config, p botParts) (*bot.Bot, *bot.Intake, *commands.Reg
 		HashKey: p.state.hashKey, Recorder: p.metrics,
 		Gate: p.safety.gate, Audience: p.safety.audience, QuietWindow: cfg.Bot.QuietWindow,
 		QuoteReplies: bot.QuoteModeOf(cfg.Bot.QuoteReplies), Texts: commands.TextsFor(cfg.Commands.ReplyLang),
-		ChallengeURL: cfg.Signal.BaseURL + "/v1/accounts/" + url.PathEscape(cfg.Signal.Number) + "/rate-limit-challenge",
-		Typing:       typer(cfg, p.base, p.tp), TypingBudget: p.safety.gate, TypingRefresh: cfg.Bot.TypingRefresh,
-		Reactor: reactor(cfg, p.api), RepeatWindow: cfg.Bot.RepeatWindow, Challenger: p.api,
+		Typing: typer(cfg, p.base, p.tp), TypingBudget: p.safety.gate, TypingRefresh: cfg.Bot.TypingRefresh,
+		Reactor: reactor(cfg, p.api), RepeatWindow: cfg.Bot.RepeatWindow, Account: p.safety.account,
 		Seen:          p.state.left.SeenSince(time.Now().Add(-cfg.Journal.ReplayMaxAge)),
 		OwnerCommands: cfg.Bot.OwnerOn(), OwnSends: own,
 	})
-	if err := p.metrics.ObserveHealth(healthStats(p.state.store, b)); err != nil {
+	if err := p.metrics.ObserveHealth(healthStats(p.state.store, p.safety.account)); err != nil {
 		return nil, nil, nil, fmt.Errorf("health metrics: %w", err)
 	}
 	return b, bot.NewIntake(b, p.state.journal, cfg.Pipeline.Config), reg, nil

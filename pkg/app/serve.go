@@ -135,7 +135,7 @@ func (a *App) connected() bool {
 // New built, and exports the webhook's figures.
 func (a *App) serve(addr string, passed net.Listener, p botParts, t transports, own *telemetry.OwnTime, reg *commands.Registry, sandbox bool) error {
 	done, err := a.newServer(addr, passed, httpapi.Deps{
-		Pipeline: a.intake, OwnTime: own, Connected: a.connected, Bot: a.bot, Changes: p.changes, Groups: a.groups, Registry: reg,
+		Pipeline: a.intake, OwnTime: own, Connected: a.connected, Bot: a.bot, Standing: p.safety.account, Changes: p.changes, Groups: a.groups, Registry: reg,
 		Account: a.cfg.Signal.Number, Log: a.log, Metrics: p.metrics.Handler(),
 		State: p.state.store.Stats, Journal: p.state.journal.Stats, Heard: a.intake.Heard, Webhook: a.webhookStats,
 		Sandbox: sandbox,

@@ -12,6 +12,7 @@ import (
 	"signal-bot/pkg/metrics"
 	"signal-bot/pkg/outbound"
 	"signal-bot/pkg/signalapi"
+	"signal-bot/pkg/standing"
 	"signal-bot/pkg/store"
 	"signal-bot/pkg/telemetry"
 )
@@ -66,9 +67,9 @@ func setupTracing(ctx context.Context, o Options, own *telemetry.OwnTime) (trace
 }
 
 // healthStats are the state writer's and the sends' figures for /metrics.
-func healthStats(st *store.Store, b *bot.Bot) func() metrics.HealthStats {
+func healthStats(st *store.Store, a *standing.Account) func() metrics.HealthStats {
 	return func() metrics.HealthStats {
-		s, ss := st.Stats(), b.SendStats()
+		s, ss := st.Stats(), a.SendStats()
 		return metrics.HealthStats{StateRejected: s.Rejected, AnswerUnreadable: ss.AnswerUnreadable, SendFailedInRow: ss.FailedInRow}
 	}
 }

@@ -14,7 +14,6 @@ package bot
 import (
 	"context"
 	"log/slog"
-	"sync"
 	"time"
 
 	"go.opentelemetry.io/otel/trace"
@@ -23,6 +22,7 @@ import (
 	"signal-bot/pkg/journal"
 	"signal-bot/pkg/outbound"
 	"signal-bot/pkg/signalapi"
+	"signal-bot/pkg/standing"
 	"signal-bot/pkg/store"
 	"signal-bot/pkg/telemetry"
 )
@@ -79,11 +79,14 @@ type Deps struct {
 	OwnSends *OwnSends
 
 	// The safety limits (see docs/operations.md#keeping-the-account-safe).
-	Gate         *outbound.Gate // the outbound budget and 429 pause (SEND_BUDGET*, RATE_LIMIT_PAUSE*): required
-	Audience     *Audience      // where the bot answers; nil: everywhere
-	QuietWindow  time.Duration  // a refusal goes once per sender and command per max(cooldown, this)
-	ChallengeURL string         // the REST API's rate-limit-challenge URL for this account, for the log
-	Challenger   Challenger     // submits a solved captcha (SubmitCaptcha); nil: none can be
+	Gate        *outbound.Gate // the outbound budget and 429 pause (SEND_BUDGET*, RATE_LIMIT_PAUSE*): required
+	Audience    *Audience      // where the bot answers; nil: everywhere
+	QuietWindow time.Duration  // a refusal goes once per sender and command per max(cooldown, this)
+	// Account is the account's standing with Signal, which each send's
+	// answer goes to (the sends' health, the members replies do not reach,
+	// the 429's log line); nil: one over Gate, Log and HashKey that counts
+	// no recipient failure and submits no captcha.
+	Account *standing.Account
 
 	// Changes are what admins changed in chat (!bot, package admin), over
 	// the registry's defaults; nil: none.
@@ -124,15 +127,12 @@ type Bot struct {
 	// settings are the cooldowns and scopes in force: the registry's
 	// defaults, d.Changes over them, d.Overrides over both.
 	settings *Settings
-	sends    sendHealth
-	// recipients are the single recipients sends did not reach.
-	recipients recipientHealth
 	// elsewhereLog logs commands from outside ANSWER_IN once a minute.
 	elsewhereLog outbound.LogEvery
-	typing       sync.WaitGroup // typing indicators still being shown or cleared
-	self         self           // the bot's number and uuid, as mentions name it
-	pictures     *pictureSends  // the last picture sends, for 🔁
-	console      Console        // the admins' !bot, set once before Run (SetConsole); nil: no admin is answered
+	typist       typist        // the typing indicators
+	self         self          // the bot's number and uuid, as mentions name it
+	pictures     *pictureSends // the last picture sends, for 🔁
+	console      Console       // the admins' !bot, set once before Run (SetConsole); nil: no admin is answered
 }
 
 // New returns a Bot of d.
@@ -154,14 +154,18 @@ func New(d Deps) *Bot {
 		recent.add(s.Sender, s.Timestamp)
 	}
 	d.Seen = nil // taken: the set is the filter now
-	if d.TypingTicks == nil {
-		d.TypingTicks = newTicker
+	if d.Account == nil {
+		d.Account = standing.New(standing.Deps{Gate: d.Gate, Log: d.Log, HashKey: d.HashKey})
 	}
 	b := &Bot{d: d, tracer: d.Tracer.Tracer(telemetry.TracerName), recent: recent,
 		hashes: newSenderHashes(d.HashKey, 4096), quiet: newQuiet(), pictures: newPictureSends(pictureSendsCap),
 		settings: NewSettings(d.Overrides, d.Changes)}
 	b.self.number = d.API.Number()
-	b.recipients.members = map[string]unreachable{}
+	b.typist = typist{api: d.Typing, budget: d.TypingBudget, refresh: d.TypingRefresh, ticks: d.TypingTicks,
+		now: d.Now, log: d.Log, tracer: b.tracer}
+	if b.typist.ticks == nil {
+		b.typist.ticks = newTicker
+	}
 	return b
 }
 

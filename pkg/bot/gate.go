@@ -2,12 +2,10 @@ package bot
 
 import (
 	"context"
-	"strings"
 	"time"
 
 	"signal-bot/pkg/outbound"
 	"signal-bot/pkg/pipeline"
-	"signal-bot/pkg/signalapi"
 	"signal-bot/pkg/telemetry"
 )
 
@@ -84,34 +82,4 @@ func (b *Bot) shed(ctx context.Context, w *work, reason string) {
 		b.d.Log.WarnContext(ctx, "reply shed: over the outbound budget or paused after a rate limit",
 			"reason", reason, "command", w.name, "chat", telemetry.ChatKind(w.in.GroupID), "alias", b.d.Groups.Alias(w.in.GroupID), "shed_in_chat_since_last_line", since)
 	}
-}
-
-// CaptchaAdvice is what the log and /healthz tell the operator to do when
-// Signal asks for proof: the way out through the bot.
-const CaptchaAdvice = "solve a captcha at https://signalcaptchas.org/challenge/generate.html, copy the signalcaptcha://… link " +
-	"of its \"Open Signal\" button and send \"!bot captcha <that link>\" to the bot, as an admin in a direct chat or as the owner in Note-to-Self"
-
-// sendFailed notes a failed send: a 429 pauses every send (outbound.Gate's
-// policy: its retry time when it names one, else RATE_LIMIT_PAUSE doubled per
-// 429 in a row up to RATE_LIMIT_PAUSE_MAX); a 429 that asks for proof logs,
-// once per token, what to do.
-func (b *Bot) sendFailed(ctx context.Context, err error) {
-	e, ok := signalapi.RateLimit(err)
-	if !ok {
-		return
-	}
-	until, fresh := b.d.Gate.RateLimited(time.Now(), e.RetryAfter, e.ChallengeTokens)
-	args := []any{"paused_until", until.UTC(), "retry_after_given", e.RetryAfter > 0}
-	if len(fresh) > 0 {
-		args = append(args, "captcha_required", true, "challenge_tokens", strings.Join(fresh, ","), "do", CaptchaAdvice,
-			"or_run", ChallengeCommand(b.d.ChallengeURL, fresh[0]))
-	}
-	b.d.Log.ErrorContext(ctx, "Signal rate-limited the bot's account: every send is paused, the refused reply is not retried", args...)
-}
-
-// ChallengeCommand is the operator's command that lifts a rate limit with token: a captcha
-// solved at https://signalcaptchas.org/challenge/generate.html goes in place of the dots.
-func ChallengeCommand(url, token string) string {
-	return `curl -X POST -H 'Content-Type: application/json' -d '{"challenge_token":"` + token +
-		`","captcha":"signalcaptcha://…"}' '` + url + `'`
 }

@@ -49,7 +49,7 @@ func (b *Bot) recovered(ctx context.Context, m *Message, r any, stack []byte) {
 	defer cancel()
 	out := signalapi.Outgoing{Recipient: m.In.ReplyTo(), Text: b.d.Texts.Internal(), NotifySelf: m.In.NoteToSelf}
 	res, err := b.d.API.Send(ctx, out)
-	b.sends.note(ctx, res, err, time.Now())
+	b.d.Account.Note(ctx, res, err, time.Now())
 	if err == nil {
 		b.d.OwnSends.Remember(res.Timestamp)
 	}

@@ -2,7 +2,6 @@ package bot
 
 import (
 	"context"
-	"errors"
 
 	"go.opentelemetry.io/otel/trace"
 
@@ -48,7 +47,8 @@ func (b *Bot) react(ctx context.Context, s *pipeline.Slot, span trace.Span, w *w
 	return w.outcome
 }
 
-// send sends reply, w's answer, once the outbound budget lets it go, and
+// send sends reply, w's answer, once the outbound budget lets it go, hands
+// the REST API's answer to the account's standing (Deps.Account), and
 // remembers a picture by the timestamp the REST API answered, for a 🔁 on
 // it. It returns the frame's outcome, outcome when the send went.
 func (b *Bot) send(ctx context.Context, s *pipeline.Slot, span trace.Span, w *work, reply commands.Reply, outcome string) string {
@@ -65,33 +65,14 @@ func (b *Bot) send(ctx context.Context, s *pipeline.Slot, span trace.Span, w *wo
 	}
 	res, err := b.d.API.Send(ctx, out)
 	now := b.d.Now()
-	b.sends.note(ctx, res, err, now)
-	if err == nil {
-		b.d.OwnSends.Remember(res.Timestamp) // its echo is never handled
-	}
 	if err != nil {
 		markFailed(span, err)
 		b.d.Recorder.SendFailed(err)
-		switch {
-		case errors.Is(err, signalapi.ErrRateLimited):
-			b.sendFailed(ctx, err)
-		case errors.Is(err, signalapi.ErrUntrustedIdentity) && w.in.GroupID == "":
-			b.noteUntrusted(ctx, out.Recipient, now)
-			b.d.Log.ErrorContext(ctx, "send failed: the recipient's safety number changed (docs/troubleshooting.md#a-members-safety-number-changed: trust it)", "command", w.name)
-		default:
-			b.d.Log.ErrorContext(ctx, "send failed", "command", w.name, "err", telemetry.RedactErr(err))
-		}
+		b.d.Account.Failed(ctx, w.name, out.Recipient, w.in.GroupID == "", err, now)
 		return telemetry.OutcomeError
 	}
-	if res.AnswerErr != nil {
-		b.answerUnreadable(ctx, w.name, res.AnswerErr)
-	}
-	b.noteRecipients(ctx, out.Recipient, res.Failed, now)
-	if n := res.RateLimitedRecipients(); n > 0 {
-		b.rateLimitedRecipients(ctx, n, now) // not Sent: the back-off goes on doubling
-	} else {
-		b.d.Gate.Sent()
-	}
+	b.d.OwnSends.Remember(res.Timestamp) // its echo is never handled
+	b.d.Account.Sent(ctx, w.name, out.Recipient, res, now)
 	for _, p := range reply.Pictures {
 		b.d.Log.InfoContext(ctx, "picture sent", "command", w.name, "mime", p.MIME, "bytes", p.Bytes, "width", p.Width, "height", p.Height)
 	}

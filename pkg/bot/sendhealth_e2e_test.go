@@ -7,45 +7,45 @@ import (
 	"testing"
 	"time"
 
-	"signal-bot/pkg/bot"
 	"signal-bot/pkg/botest"
 	"signal-bot/pkg/sim"
+	"signal-bot/pkg/standing"
 )
 
 // While every send fails, /healthz turns degraded at the
-// bot.SendFailuresDegraded-th failure in a row, with the reason; the first
+// standing.SendFailuresDegraded-th failure in a row, with the reason; the first
 // send that goes clears it.
 func TestHealthDegradedWhileSendsFail(t *testing.T) {
 	t.Parallel()
 	h := botest.New(t, sim.Config{Lossless: true, Faults: sim.Faults{Send: sim.Fault{Kind: sim.FaultBadRequest}}}, nil)
 	h.Start()
 	say := func(i int) { h.Say(fmt.Sprintf("+4873200%04d", i), "", "!pomoc") }
-	for i := range bot.SendFailuresDegraded - 1 {
+	for i := range standing.SendFailuresDegraded - 1 {
 		say(i)
 	}
-	h.WaitIdle(bot.SendFailuresDegraded - 1)
+	h.WaitIdle(standing.SendFailuresDegraded - 1)
 	if code, m := h.Healthz(); code != http.StatusOK || m["status"] != "ok" || botest.Reasons(m) != "" {
-		t.Errorf("/healthz after %d failed sends = %d %v; want 200 ok", bot.SendFailuresDegraded-1, code, m)
+		t.Errorf("/healthz after %d failed sends = %d %v; want 200 ok", standing.SendFailuresDegraded-1, code, m)
 	}
-	say(bot.SendFailuresDegraded)
-	h.WaitIdle(bot.SendFailuresDegraded)
+	say(standing.SendFailuresDegraded)
+	h.WaitIdle(standing.SendFailuresDegraded)
 	code, m := h.Healthz()
 	send, _ := m["send"].(map[string]any)
-	want := fmt.Sprintf("sends failing: the last %d failed, since ", bot.SendFailuresDegraded)
+	want := fmt.Sprintf("sends failing: the last %d failed, since ", standing.SendFailuresDegraded)
 	if code != http.StatusServiceUnavailable || m["status"] != "degraded" || !strings.Contains(botest.Reasons(m), want) ||
 		!strings.Contains(botest.Reasons(m), "Failed to send message") || send["failing"] != true {
-		t.Errorf("/healthz after %d failed sends = %d %v; want 503 degraded with the reason %q…", bot.SendFailuresDegraded, code, m, want)
+		t.Errorf("/healthz after %d failed sends = %d %v; want 503 degraded with the reason %q…", standing.SendFailuresDegraded, code, m, want)
 	}
 	if fs, _ := send["failing_since"].(string); fs == "" {
 		t.Errorf("send.failing_since = %v; want the first failure's time", send["failing_since"])
 	}
-	if got := botest.Value(h.Scrape(), "signal_bot_send_failed_in_row", nil); got != bot.SendFailuresDegraded {
-		t.Errorf("signal_bot_send_failed_in_row = %v; want %d", got, bot.SendFailuresDegraded)
+	if got := botest.Value(h.Scrape(), "signal_bot_send_failed_in_row", nil); got != standing.SendFailuresDegraded {
+		t.Errorf("signal_bot_send_failed_in_row = %v; want %d", got, standing.SendFailuresDegraded)
 	}
 	h.Sim.SetFaults(sim.Faults{})
 	say(99)
 	h.WaitSent(1)
-	h.WaitIdle(bot.SendFailuresDegraded + 1)
+	h.WaitIdle(standing.SendFailuresDegraded + 1)
 	code, m = h.Healthz()
 	send, _ = m["send"].(map[string]any)
 	if code != http.StatusOK || m["status"] != "ok" || botest.Reasons(m) != "" || send["failed_in_row"] != float64(0) || send["failing"] != false {

@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"log/slog"
 	"sync"
 	"time"
 
@@ -31,6 +32,20 @@ func newTicker(d time.Duration) (<-chan time.Time, func()) {
 	return t.C, t.Stop
 }
 
+// typist shows Signal's typing indicator while a reply is on its way, each
+// in a goroutine of its own: it shows it, shows it again every refresh until
+// the reply is out, then clears it. It is the Bot's, built of its Deps.
+type typist struct {
+	api     Typer
+	budget  TypingBudget // nil: no budget
+	refresh time.Duration
+	ticks   func(time.Duration) (ticks <-chan time.Time, stop func())
+	now     func() time.Time
+	log     *slog.Logger
+	tracer  trace.Tracer
+	running sync.WaitGroup // indicators still being shown or cleared
+}
+
 // showTyping shows the typing indicator in w's chat, for a command that has
 // one, as soon as the command is accepted. It runs beside the handler, which
 // never waits for it: the returned function, called once the reply is sent
@@ -39,63 +54,63 @@ func newTicker(d time.Duration) (<-chan time.Time, func()) {
 // trip, and a failure is logged and ignored.
 func (b *Bot) showTyping(ctx context.Context, w *work) (replied func()) {
 	none := func() {}
-	if b.d.Typing == nil || w.reply != nil || w.req.Command == nil || !w.req.Command.Typing {
+	t := &b.typist
+	if t.api == nil || w.reply != nil || w.req.Command == nil || !w.req.Command.Typing {
 		return none
 	}
 	to := w.in.ReplyTo()
-	if b.d.TypingBudget != nil && !b.d.TypingBudget.SpareTyping(to, b.d.Now()) {
-		b.d.Log.InfoContext(ctx, "typing indicator skipped: the chat's send budget is low", "command", w.name)
+	if t.budget != nil && !t.budget.SpareTyping(to, t.now()) {
+		t.log.InfoContext(ctx, "typing indicator skipped: the chat's send budget is low", "command", w.name)
 		return none
 	}
 	done := make(chan struct{})
-	b.typing.Add(1)
+	t.running.Add(1)
 	go func() {
-		defer b.typing.Done()
+		defer t.running.Done()
 		defer b.recoverBackground(ctx, "typing")
 		// Not cancelled with the frame: the indicator is cleared after the
 		// reply, when the frame's task may be over. Each call has its own
 		// timeout (CALL_TIMEOUT).
-		b.runTyping(context.WithoutCancel(ctx), to, done)
+		t.run(context.WithoutCancel(ctx), to, done)
 	}()
 	var once sync.Once
 	return func() { once.Do(func() { close(done) }) }
 }
 
-// runTyping shows the indicator to recipient unless the reply went first,
-// shows it again every TypingRefresh until the reply is out (keepTyping),
-// then clears it in a trace of its own linked to the frame's: the frame's
-// timing is over by then.
-func (b *Bot) runTyping(ctx context.Context, recipient string, replied <-chan struct{}) {
+// run shows the indicator to recipient unless the reply went first, shows
+// it again every refresh until the reply is out (keep), then clears it in a
+// trace of its own linked to the frame's: the frame's timing is over by then.
+func (t *typist) run(ctx context.Context, recipient string, replied <-chan struct{}) {
 	select {
 	case <-replied:
 		return // the reply was faster than the indicator: nothing to show
 	default:
 	}
-	if err := b.d.Typing.Typing(ctx, recipient, true); err != nil {
-		b.d.Log.WarnContext(ctx, "typing indicator not shown; ignored", "err", telemetry.RedactErr(err))
+	if err := t.api.Typing(ctx, recipient, true); err != nil {
+		t.log.WarnContext(ctx, "typing indicator not shown; ignored", "err", telemetry.RedactErr(err))
 		return
 	}
-	b.keepTyping(ctx, recipient, replied)
-	sctx, span := b.tracer.Start(ctx, telemetry.SpanTypingStop, trace.WithNewRoot(), trace.WithLinks(trace.LinkFromContext(ctx)))
+	t.keep(ctx, recipient, replied)
+	sctx, span := t.tracer.Start(ctx, telemetry.SpanTypingStop, trace.WithNewRoot(), trace.WithLinks(trace.LinkFromContext(ctx)))
 	defer span.End()
-	if err := b.d.Typing.Typing(sctx, recipient, false); err != nil {
+	if err := t.api.Typing(sctx, recipient, false); err != nil {
 		markFailed(span, err)
-		b.d.Log.WarnContext(ctx, "typing indicator not cleared; ignored (Signal clients drop it by themselves)", "err", telemetry.RedactErr(err))
+		t.log.WarnContext(ctx, "typing indicator not cleared; ignored (Signal clients drop it by themselves)", "err", telemetry.RedactErr(err))
 	}
 }
 
-// keepTyping shows the indicator to recipient again every TypingRefresh
-// until replied is closed: Signal clients drop it after about 15 s, and a
-// picture's upload can take longer. Each refresh is one more message, asked
-// of the budget first and skipped when the chat's budget is short; a failed
-// one is logged and the next tick tries again. The calls are one after the
-// other, so the clear that follows never overtakes a refresh.
-func (b *Bot) keepTyping(ctx context.Context, recipient string, replied <-chan struct{}) {
-	if b.d.TypingRefresh <= 0 {
+// keep shows the indicator to recipient again every refresh until replied
+// is closed: Signal clients drop it after about 15 s, and a picture's upload
+// can take longer. Each refresh is one more message, asked of the budget
+// first and skipped when the chat's budget is short; a failed one is logged
+// and the next tick tries again. The calls are one after the other, so the
+// clear that follows never overtakes a refresh.
+func (t *typist) keep(ctx context.Context, recipient string, replied <-chan struct{}) {
+	if t.refresh <= 0 {
 		<-replied
 		return
 	}
-	ticks, stop := b.d.TypingTicks(b.d.TypingRefresh)
+	ticks, stop := t.ticks(t.refresh)
 	defer stop()
 	for {
 		select {
@@ -103,12 +118,12 @@ func (b *Bot) keepTyping(ctx context.Context, recipient string, replied <-chan s
 			return
 		case <-ticks:
 		}
-		if b.d.TypingBudget != nil && !b.d.TypingBudget.SpareTypingRefresh(recipient, b.d.Now()) {
-			b.d.Log.DebugContext(ctx, "typing refresh skipped: the chat's send budget is low")
+		if t.budget != nil && !t.budget.SpareTypingRefresh(recipient, t.now()) {
+			t.log.DebugContext(ctx, "typing refresh skipped: the chat's send budget is low")
 			continue
 		}
-		if err := b.d.Typing.Typing(ctx, recipient, true); err != nil {
-			b.d.Log.WarnContext(ctx, "typing indicator not refreshed; ignored", "err", telemetry.RedactErr(err))
+		if err := t.api.Typing(ctx, recipient, true); err != nil {
+			t.log.WarnContext(ctx, "typing indicator not refreshed; ignored", "err", telemetry.RedactErr(err))
 		}
 	}
 }
@@ -118,7 +133,7 @@ func (b *Bot) keepTyping(ctx context.Context, recipient string, replied <-chan s
 func (b *Bot) WaitTyping(ctx context.Context) {
 	done := make(chan struct{})
 	go func() {
-		b.typing.Wait()
+		b.typist.running.Wait()
 		close(done)
 	}()
 	select {

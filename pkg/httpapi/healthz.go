@@ -9,6 +9,7 @@ import (
 	"signal-bot/pkg/bot"
 	"signal-bot/pkg/journal"
 	"signal-bot/pkg/signalapi"
+	"signal-bot/pkg/standing"
 	"signal-bot/pkg/store"
 )
 
@@ -46,12 +47,12 @@ type Health struct {
 
 	// Send is the sends' health: failures in a row (SendFailuresDegraded
 	// of them make the status degraded), 201s with an unreadable answer.
-	Send bot.SendStats `json:"send"`
+	Send standing.SendStats `json:"send"`
 
 	// Unreachable are the members replies do not reach now: a changed safety
 	// number (identity; status degraded until it is trusted), or gone from
 	// Signal (unregistered).
-	Unreachable bot.Unreachable `json:"unreachable"`
+	Unreachable standing.Unreachable `json:"unreachable"`
 	// CaptchaRequired is Signal asking for proof before the bot sends again:
 	// status degraded until a captcha is accepted or a send goes; null when not.
 	CaptchaRequired *CaptchaRequired `json:"captcha_required"`
@@ -108,10 +109,10 @@ func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
 	}
 	h.StateFailing, _ = s.d.Bot.StateFailing()
 	h.StateFailing = h.StateFailing || h.State != nil && h.State.Failing
-	h.Send = s.d.Bot.SendStats()
-	h.Unreachable = s.d.Bot.Unreachable()
+	h.Send = s.d.Standing.SendStats()
+	h.Unreachable = s.d.Standing.Unreachable()
 	if tok, since := s.d.Bot.Gate().Challenge(); tok != "" {
-		h.CaptchaRequired = &CaptchaRequired{ChallengeToken: tok, Since: since, Do: bot.CaptchaAdvice}
+		h.CaptchaRequired = &CaptchaRequired{ChallengeToken: tok, Since: since, Do: standing.CaptchaAdvice}
 	}
 	h.Reasons = degraded(&h)
 	if s.d.Heard != nil {

@@ -21,6 +21,7 @@ import (
 	"signal-bot/pkg/pipeline"
 	"signal-bot/pkg/signalapi"
 	"signal-bot/pkg/signalid"
+	"signal-bot/pkg/standing"
 	"signal-bot/pkg/store"
 	"signal-bot/pkg/telemetry"
 )
@@ -42,7 +43,8 @@ type Deps struct {
 	OwnTime   *telemetry.OwnTime
 	Connected func() bool
 	Bot       *bot.Bot
-	Changes   *admin.Changes // what admins changed in chat, for /healthz; nil: none
+	Standing  *standing.Account // the account's standing: the sends' health, the members replies do not reach
+	Changes   *admin.Changes    // what admins changed in chat, for /healthz; nil: none
 	Groups    bot.Groups
 	Registry  *commands.Registry
 	Account   string
@@ -68,8 +70,8 @@ type Server struct {
 	clock signalid.Clock // timestamps of synthetic frames
 }
 
-// New returns the handler of cfg's endpoints; d's Pipeline, Bot and Registry
-// are required.
+// New returns the handler of cfg's endpoints; d's Pipeline, Bot, Standing
+// and Registry are required.
 func New(cfg Config, d Deps) *Server {
 	if d.Now == nil {
 		d.Now = time.Now

@@ -1,4 +1,4 @@
-package bot
+package standing
 
 import (
 	"context"
@@ -41,11 +41,11 @@ func TestSendHealth(t *testing.T) {
 	t0 := time.Unix(1_700_000_000, 0)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			b := &Bot{}
+			a := &Account{}
 			for i, o := range tt.outcomes {
-				b.sends.note(o.ctx, o.res, o.err, t0.Add(time.Duration(i)*time.Second))
+				a.sends.note(o.ctx, o.res, o.err, t0.Add(time.Duration(i)*time.Second))
 			}
-			s := b.SendStats()
+			s := a.SendStats()
 			if s.FailedInRow != tt.wantInRow || s.Failing != tt.wantFail || s.AnswerUnreadable != tt.wantUnread {
 				t.Errorf("SendStats = %+v; want %d in a row, failing %v, %d unreadable", s, tt.wantInRow, tt.wantFail, tt.wantUnread)
 			}

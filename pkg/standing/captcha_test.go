@@ -1,4 +1,4 @@
-package bot
+package standing
 
 import (
 	"bytes"
@@ -10,12 +10,13 @@ import (
 	"testing"
 	"time"
 
+	"signal-bot/pkg/outbound"
 	"signal-bot/pkg/signalapi"
 	"signal-bot/pkg/sim"
 )
 
 // When Signal demands a captcha, a send's 429 leaves the challenge pending
-// and the sends paused; SubmitCaptcha reaches the simulator's challenge
+// and the sends paused, and the log says what to do; SubmitCaptcha reaches the simulator's challenge
 // endpoint with the token and the captcha. A refused captcha comes back as
 // the REST API's 400 and the pause stays; the accepted one ends the pause
 // and the challenge, and sends go again.
@@ -28,13 +29,14 @@ func TestSubmitCaptcha(t *testing.T) {
 	t.Cleanup(func() { s.Close() })
 	hc := &http.Client{}
 	t.Cleanup(hc.CloseIdleConnections)
-	api := testAPI(t, url, s.Number(), hc)
+	api := signalapi.New(signalapi.Config{
+		BaseURL: url, Number: s.Number(), CallTimeout: 10 * time.Second, SendTimeout: 10 * time.Second, ReadTimeout: time.Minute,
+	}, hc)
 	var logs bytes.Buffer
-	d := testDeps(t)
-	d.API, d.Challenger, d.Log = api, api, slog.New(slog.NewTextHandler(&logs, nil))
-	b := New(d)
+	gate := outbound.New(outbound.Config{RateLimitPause: time.Minute, RateLimitPauseMax: time.Hour})
+	a := New(Deps{Gate: gate, Log: slog.New(slog.NewTextHandler(&logs, nil)), Challenger: api})
 	ctx := context.Background()
-	if err := b.SubmitCaptcha(ctx, "signalcaptcha://x"); !errors.Is(err, ErrNoChallenge) {
+	if err := a.SubmitCaptcha(ctx, "signalcaptcha://x"); !errors.Is(err, ErrNoChallenge) {
 		t.Fatalf("SubmitCaptcha with no challenge = %v; want ErrNoChallenge", err)
 	}
 
@@ -44,25 +46,25 @@ func TestSubmitCaptcha(t *testing.T) {
 	if e, ok := signalapi.RateLimit(err); !ok || e.Challenge() != "sim-captcha-1" {
 		t.Fatalf("send during the demand: %v; want a 429 with the token", err)
 	}
-	b.sendFailed(ctx, err)
-	if tok, _ := b.d.Gate.Challenge(); tok != "sim-captcha-1" || b.d.Gate.PausedUntil(time.Now()).IsZero() {
-		t.Fatalf("after the 429: challenge %q, paused %v; want the token and a pause", tok, b.d.Gate.PausedUntil(time.Now()))
+	a.Failed(ctx, "pomoc", out.Recipient, true, err, time.Now())
+	if tok, _ := gate.Challenge(); tok != "sim-captcha-1" || gate.PausedUntil(time.Now()).IsZero() {
+		t.Fatalf("after the 429: challenge %q, paused %v; want the token and a pause", tok, gate.PausedUntil(time.Now()))
 	}
 	if !strings.Contains(logs.String(), "!bot captcha") || !strings.Contains(logs.String(), "challenge_tokens=sim-captcha-1") {
 		t.Errorf("the log does not say what to do:\n%s", logs.String())
 	}
 
-	err = b.SubmitCaptcha(ctx, "signalcaptcha://bad")
+	err = a.SubmitCaptcha(ctx, "signalcaptcha://bad")
 	if !errors.Is(err, signalapi.ErrBadRequest) || !strings.Contains(err.Error(), "Captcha rejected") {
 		t.Errorf("a refused captcha: %v; want the REST API's 400", err)
 	}
-	if tok, _ := b.d.Gate.Challenge(); tok == "" || b.d.Gate.PausedUntil(time.Now()).IsZero() {
+	if tok, _ := gate.Challenge(); tok == "" || gate.PausedUntil(time.Now()).IsZero() {
 		t.Error("a refused captcha ended the pause or the challenge")
 	}
-	if err := b.SubmitCaptcha(ctx, " signalcaptcha://good "); err != nil {
+	if err := a.SubmitCaptcha(ctx, " signalcaptcha://good "); err != nil {
 		t.Fatalf("the good captcha: %v", err)
 	}
-	if tok, _ := b.d.Gate.Challenge(); tok != "" || !b.d.Gate.PausedUntil(time.Now()).IsZero() {
+	if tok, _ := gate.Challenge(); tok != "" || !gate.PausedUntil(time.Now()).IsZero() {
 		t.Error("an accepted captcha left the pause or the challenge")
 	}
 	got := s.Challenges()

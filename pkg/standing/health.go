@@ -1,4 +1,4 @@
-package bot
+package standing
 
 import (
 	"context"
@@ -71,21 +71,15 @@ func (h *sendHealth) note(ctx context.Context, res signalapi.SendResult, err err
 }
 
 // SendStats reports the sends' health now.
-func (b *Bot) SendStats() SendStats {
-	b.sends.mu.Lock()
-	defer b.sends.mu.Unlock()
-	s := b.sends.stats
-	if s.FailedInRow > 0 {
-		since := b.sends.since
-		s.FailingSince = &since
+func (a *Account) SendStats() SendStats {
+	h := &a.sends
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	st := h.stats
+	if st.FailedInRow > 0 {
+		since := h.since
+		st.FailingSince = &since
 	}
-	s.Failing = s.FailedInRow >= SendFailuresDegraded
-	return s
-}
-
-// answerUnreadable logs a send whose 201 could not be read: the message
-// most likely went, so it is neither retried nor apologised for.
-func (b *Bot) answerUnreadable(ctx context.Context, command string, err error) {
-	b.d.Log.WarnContext(ctx, "reply sent, but the REST API's answer was unreadable: counted as sent, not retried",
-		"command", command, "err", telemetry.RedactErr(err))
+	st.Failing = st.FailedInRow >= SendFailuresDegraded
+	return st
 }

@@ -1,4 +1,4 @@
-package bot
+package standing
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"signal-bot/pkg/signalapi"
+	"signal-bot/pkg/telemetry"
 )
 
 // Bounds of the recipient failures kept: members remembered as unreachable,
@@ -15,13 +16,6 @@ const (
 	maxFailureHashes = 32
 	failureLogEvery  = time.Minute
 )
-
-// RecipientRecorder counts single recipients a send did not reach
-// (signal_bot_send_recipient_failures_total), by RecipientError.Label. A
-// Recorder that has the method gets them.
-type RecipientRecorder interface {
-	RecipientFailed(reason string)
-}
 
 // Unreachable are the members the bot's replies do not reach now, for
 // /healthz and the admins' status: whose safety number changed
@@ -54,8 +48,8 @@ type recipientHealth struct {
 // most once a minute (counts and sender hashes, never an identity), and the
 // unreachable members of chat updated: the ones named now are unreachable,
 // the others of chat are reached again. A send that names none costs a lock.
-func (b *Bot) noteRecipients(ctx context.Context, chat string, failed []signalapi.RecipientError, now time.Time) {
-	h := &b.recipients
+func (a *Account) noteRecipients(ctx context.Context, chat string, failed []signalapi.RecipientError, now time.Time) {
+	h := &a.recipients
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if len(failed) == 0 && len(h.members) == 0 {
@@ -68,37 +62,30 @@ func (b *Bot) noteRecipients(ctx context.Context, chat string, failed []signalap
 	}
 	for _, f := range failed {
 		label := f.Label()
-		if r, ok := b.d.Recorder.(RecipientRecorder); ok {
-			r.RecipientFailed(label)
+		if a.d.Recorder != nil {
+			a.d.Recorder.RecipientFailed(label)
 		}
 		if h.counts == nil {
 			h.counts = map[string]int{}
 		}
 		h.counts[label]++
-		hash := b.hashes.get(f.Key())
 		if len(h.hashes) < maxFailureHashes {
-			h.hashes = append(h.hashes, hash)
+			h.hashes = append(h.hashes, telemetry.SenderHash(a.d.HashKey, f.Key()))
 		}
 		if (label == "identity" || label == "unregistered") && len(h.members) < maxUnreachable {
 			h.members[f.Key()] = unreachable{chat: chat, label: label, since: now}
 		}
 	}
 	if len(h.counts) > 0 && now.Sub(h.logAt) >= failureLogEvery {
-		b.d.Log.WarnContext(ctx, "recipients a send did not reach (counts since the last such line; see docs/faults.md)",
+		a.d.Log.WarnContext(ctx, "recipients a send did not reach (counts since the last such line; see docs/faults.md)",
 			"by_reason", h.counts, "sender_hashes", h.hashes, "unreachable_members", len(h.members))
 		h.counts, h.hashes, h.logAt = nil, nil, now
 	}
 }
 
-// noteUntrusted takes a direct chat's send refused because its one
-// recipient's safety number changed (signalapi.ErrUntrustedIdentity).
-func (b *Bot) noteUntrusted(ctx context.Context, chat string, now time.Time) {
-	b.noteRecipients(ctx, chat, []signalapi.RecipientError{{UUID: chat, Reason: signalapi.ReasonIdentity}}, now)
-}
-
 // Unreachable reports the members the bot's replies do not reach now.
-func (b *Bot) Unreachable() Unreachable {
-	h := &b.recipients
+func (a *Account) Unreachable() Unreachable {
+	h := &a.recipients
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	u := Unreachable{Members: len(h.members), ByReason: map[string]int{}}
@@ -110,17 +97,4 @@ func (b *Bot) Unreachable() Unreachable {
 		}
 	}
 	return u
-}
-
-// rateLimitedRecipients pauses every send after a 201 that named recipients
-// Signal refused for a rate limit, as a 429 without a retry time would (the
-// REST API passes on no retry time nor token for them), and logs the pause
-// once when it begins.
-func (b *Bot) rateLimitedRecipients(ctx context.Context, n int, now time.Time) {
-	was := b.d.Gate.PausedUntil(now)
-	until, _ := b.d.Gate.RateLimited(now, 0, nil)
-	if !until.Equal(was) {
-		b.d.Log.WarnContext(ctx, "Signal rate-limited recipients of a reply that others got: every send is paused",
-			"recipients", n, "paused_until", until.UTC())
-	}
 }
