@@ -1,4 +1,4 @@
-package bot_test
+package standing_test
 
 import (
 	"net/http"
