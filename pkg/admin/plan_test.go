@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"signal-bot/pkg/bot"
+	"signal-bot/pkg/schedule"
 )
 
 // memPlanner is a Planner in memory: a plan is a string; a slot whose chat is
@@ -36,22 +37,22 @@ func (p *memPlanner) Plan() (string, bool) { return p.plan, p.fromChat }
 // Check refuses, as the app's planner does, a slot without a time of
 // HH:MM and one whose chat is neither rodzina nor testbot.
 func (p *memPlanner) Check(plan string) error {
-	var bad []BadSlot
+	var bad []error
 	for s := range strings.SplitSeq(plan, ",") {
 		s = strings.TrimSpace(s)
 		chat, _, _ := strings.Cut(s, "=")
 		switch {
 		case s == "":
 		case !hhmm.MatchString(s):
-			bad = append(bad, BadSlot{Slot: s, Problem: SlotTime})
+			bad = append(bad, &schedule.SlotError{Item: s, Problem: schedule.ProblemTime})
 		case chat != "rodzina" && chat != "testbot":
-			bad = append(bad, BadSlot{Slot: s, Problem: SlotNoChat, Name: chat, Known: []string{"rodzina", "testbot"}})
+			bad = append(bad, &schedule.SlotError{Item: s, Problem: schedule.ProblemChat, Name: chat, Known: []string{"rodzina", "testbot"}})
 		}
 	}
 	if bad == nil {
 		return nil
 	}
-	return &PlanError{Slots: bad, Err: errors.New("the plan's English error, for the log")}
+	return errors.Join(bad...)
 }
 
 var hhmm = regexp.MustCompile(`@\d\d:\d\d$`)

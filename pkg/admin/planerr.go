@@ -1,47 +1,13 @@
 package admin
 
 import (
-	"errors"
-
 	"signal-bot/pkg/commands"
+	"signal-bot/pkg/schedule"
 )
 
 // maxPlanBytes bounds a plan an admin sets: as long as SCHEDULE may be,
 // the most one environment variable holds on Linux (MAX_ARG_STRLEN).
 const maxPlanBytes = 128 << 10
-
-// SlotProblem is why a Planner refuses a slot.
-type SlotProblem int
-
-// The problems of a slot.
-const (
-	SlotForm      SlotProblem = iota + 1 // not chat=command@HH:MM
-	SlotTime                             // the time is not HH:MM, 00:00 to 23:59
-	SlotTwice                            // the same slot twice
-	SlotNoChat                           // the chat is no SIGNAL_GROUPS alias
-	SlotNoCommand                        // the command is none of the bot's
-)
-
-// BadSlot is one slot a Planner refuses, as written. For SlotNoChat and
-// SlotNoCommand, Name is the chat or command it names and Known the ones
-// there are.
-type BadSlot struct {
-	Slot    string
-	Problem SlotProblem
-	Name    string
-	Known   []string
-}
-
-// PlanError is how a Planner's Check refuses a plan so that the console
-// can say why in the admin's language: every slot refused, in the plan's
-// order; Err is the planner's own error, in English, for the log.
-type PlanError struct {
-	Slots []BadSlot
-	Err   error
-}
-
-func (e *PlanError) Error() string { return e.Err.Error() }
-func (e *PlanError) Unwrap() error { return e.Err }
 
 // The texts of a refused plan.
 const (
@@ -78,12 +44,12 @@ func planErrTexts() phrases {
 // its slots as fit in a budget of bytes.
 func planReasons(err error, t texts) func(budget int) string {
 	return func(budget int) string {
-		var pe *PlanError
-		if !errors.As(err, &pe) || len(pe.Slots) == 0 { // not a Planner's refusal of slots: none of the bot's
+		bad := schedule.SlotErrors(err)
+		if len(bad) == 0 { // not a refusal of slots: none of the bot's
 			return commands.Truncate(err.Error(), budget)
 		}
-		out := make([]string, len(pe.Slots))
-		for i, b := range pe.Slots {
+		out := make([]string, len(bad))
+		for i, b := range bad {
 			out[i] = slotReason(b, t)
 		}
 		return fitList(out, 0, "; ", budget, t)
@@ -91,16 +57,16 @@ func planReasons(err error, t texts) func(budget int) string {
 }
 
 // slotReason is why one slot was refused, the slot cut to a line's length.
-func slotReason(b BadSlot, t texts) string {
-	slot, name := commands.Truncate(b.Slot, 64), commands.Truncate(b.Name, commands.MaxNameRunes)
+func slotReason(b *schedule.SlotError, t texts) string {
+	slot, name := commands.Truncate(b.Item, 64), commands.Truncate(b.Name, commands.MaxNameRunes)
 	switch b.Problem {
-	case SlotTime:
+	case schedule.ProblemTime:
 		return t.format(keySlotTime, slot)
-	case SlotTwice:
+	case schedule.ProblemTwice:
 		return t.format(keySlotTwice, slot)
-	case SlotNoChat:
+	case schedule.ProblemChat:
 		return t.format(keySlotNoChat, slot, name, fitList(b.Known, 0, ", ", 200, t))
-	case SlotNoCommand:
+	case schedule.ProblemCommand:
 		return t.format(keySlotNoCommand, slot, name, fitList(b.Known, 0, ", ", 200, t))
 	}
 	return t.format(keySlotForm, slot)

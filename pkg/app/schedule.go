@@ -88,34 +88,9 @@ func (p planner) Plan() (string, bool) {
 	return schedule.Format(slots), fromChat
 }
 
-// Check is the scheduler's, its refused slots told as the console says
-// them (admin.PlanError).
-func (p planner) Check(plan string) error {
-	err := p.s.Check(plan)
-	if err == nil {
-		return nil
-	}
-	pe := &admin.PlanError{Err: err}
-	for _, se := range schedule.SlotErrors(err) {
-		pe.Slots = append(pe.Slots, admin.BadSlot{Slot: se.Item, Problem: slotProblem(se.Problem), Name: se.Name, Known: se.Known})
-	}
-	return pe
-}
-
-// slotProblem is the console's word for a problem of the scheduler's.
-func slotProblem(p schedule.Problem) admin.SlotProblem {
-	switch p {
-	case schedule.ProblemTime:
-		return admin.SlotTime
-	case schedule.ProblemTwice:
-		return admin.SlotTwice
-	case schedule.ProblemChat:
-		return admin.SlotNoChat
-	case schedule.ProblemCommand:
-		return admin.SlotNoCommand
-	}
-	return admin.SlotForm
-}
+// Check is the scheduler's: the console says each *schedule.SlotError in
+// the admin's language.
+func (p planner) Check(plan string) error { return p.s.Check(plan) }
 
 func (p planner) Replace(ctx context.Context, plan string) error { return p.s.Replace(ctx, plan) }
 func (p planner) Reset(ctx context.Context) error                { return p.s.Reset(ctx) }
