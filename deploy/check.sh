@@ -12,8 +12,9 @@
 #    deploy/composecheck (depends_on targets, loopback-only ports, pinned
 #    images, restart policies, the bot's variables, and the webhook wiring:
 #    the REST API's RECEIVE_WEBHOOK_URL names the bot's service, its port,
-#    its WEBHOOK_PATH and its WEBHOOK_TOKEN's variable, and the bot receives
-#    by webhook); .dockerignore keeps secrets and .git out of the image's
+#    its WEBHOOK_PATH and its WEBHOOK_TOKEN's variable, over a network the
+#    two share and a host the bot's HTTP_ALLOWED_HOSTS lets through, and the
+#    bot receives by webhook); .dockerignore keeps secrets and .git out of the image's
 #    build context;
 # 4. deploy/jaeger.yaml passes `jaeger validate`, and Jaeger started with it
 #    in a private network namespace (its Badger store in a temporary folder)
@@ -27,7 +28,9 @@
 #    fills it in (group id from GET /v1/groups), runs against the simulated
 #    REST API: the healthcheck binary says healthy, /_selftest answers a
 #    timing block with the token and 401 without it, and the healthcheck says
-#    unhealthy once the bot is gone.
+#    unhealthy once the bot is gone;
+# 7. the built bot started by systemd-socket-activate answers on the socket
+#    it was passed.
 #
 # A check that cannot run here says SKIP and why; any failure exits non-zero.
 # A few seconds once the Go build cache, the validator module and Jaeger
