@@ -119,7 +119,7 @@ func runBurst(ctx context.Context, o options, progress io.Writer) (BurstResult, 
 		return r, err
 	}
 	defer c.kill()
-	if err := waitConnected(ctx, c.url); err != nil {
+	if err := waitConnected(ctx, f.sim); err != nil {
 		return r, err
 	}
 	fmt.Fprintf(progress, "soak: bot pid %d, LIMIT=%d, state file in %s; %d rounds of %d sends (%d workers) then a burst of %d !pomoc from %d senders (%d each)\n",

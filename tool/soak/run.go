@@ -83,7 +83,7 @@ func soak(ctx context.Context, o options, progress io.Writer) (Result, error) {
 		return r, err
 	}
 	defer c.kill()
-	if err := waitConnected(ctx, c.url); err != nil {
+	if err := waitConnected(ctx, f.sim); err != nil {
 		return r, err
 	}
 	fmt.Fprintf(progress, "soak: bot pid %d at %s; sending %d frames/s for %v\n", c.pid(), c.url, o.rate, o.duration)
@@ -174,9 +174,8 @@ func drain(ctx context.Context, s *sim.Sim, want int, d time.Duration) error {
 
 // healthz is the part of GET /healthz the soak reads.
 type healthz struct {
-	Connected bool  `json:"connected"`
-	Accepted  int64 `json:"accepted"`
-	Dropped   int64 `json:"dropped"`
+	Accepted int64 `json:"accepted"`
+	Dropped  int64 `json:"dropped"`
 }
 
 func health(base string) (healthz, error) {
@@ -193,19 +192,17 @@ func health(base string) (healthz, error) {
 	return h, nil
 }
 
-// waitConnected waits (10 s at most) until the bot's websocket is up.
-func waitConnected(ctx context.Context, base string) error {
-	for range 1000 {
-		if h, err := health(base); err == nil && h.Connected {
-			return nil
-		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(10 * time.Millisecond):
-		}
+// waitConnected waits (10 s at most) until the simulator has registered the
+// bot's websocket. The bot's /healthz says connected as soon as its dial
+// returns, a moment before the simulator's writer registers it; a frame
+// offered in that moment has no subscriber and is lost, as on the real server.
+func waitConnected(ctx context.Context, s *sim.Sim) error {
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if err := s.WaitSubscribers(ctx, 1); err != nil {
+		return fmt.Errorf("the bot's websocket did not connect within 10 s: %w", err)
 	}
-	return errors.New("the bot's websocket did not connect within 10 s")
+	return nil
 }
 
 // procMax keeps the highest RSS sampled once a second.

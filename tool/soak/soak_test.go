@@ -31,7 +31,7 @@ func TestShortRuns(t *testing.T) {
 
 // A short soak: every frame is answered exactly once and the bot exits 0.
 func testShortSoak(ctx context.Context, t *testing.T, bin string) {
-	args := []string{"--duration", "5s", "--rate", "50", "--senders", "10", "--json", "--bot", bin}
+	args := []string{"--duration", "2s", "--rate", "125", "--senders", "10", "--json", "--bot", bin}
 	var out, errs bytes.Buffer
 	code := run(ctx, args, &out, &errs)
 	var r Result
