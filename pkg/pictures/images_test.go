@@ -25,9 +25,10 @@ func photo(seed uint64, w, h int, alpha uint8) *image.NRGBA {
 		for x := range w {
 			o := img.PixOffset(x, y)
 			shade := x*96/w + y*96/h
-			img.Pix[o] = uint8(60 + shade + rnd.IntN(28))
-			img.Pix[o+1] = uint8(40 + shade + rnd.IntN(28))
-			img.Pix[o+2] = uint8(90 + shade/2 + rnd.IntN(28))
+			noise := rnd.Uint32() // one draw gives the three channels' noise
+			img.Pix[o] = uint8(60 + shade + int(noise&0xff)%28)
+			img.Pix[o+1] = uint8(40 + shade + int(noise>>8&0xff)%28)
+			img.Pix[o+2] = uint8(90 + shade/2 + int(noise>>16&0xff)%28)
 			img.Pix[o+3] = 255
 			if x < w/2 {
 				img.Pix[o+3] = alpha

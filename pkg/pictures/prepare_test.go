@@ -20,7 +20,9 @@ func testConfig() Config {
 // and refused when it does not decode or would overrun the decode budget;
 // its URL is fetched under the ordinary policy, which refuses loopback.
 func TestPreparer(t *testing.T) {
-	big := pngBytes(t, photo(1, 1400, 700, 255))
+	big := pngBytes(t, photo(1, 700, 350, 255))
+	cfg := testConfig()
+	cfg.ShrinkLongEdge = 640 // half the default: a smaller picture under -race
 	var served atomic.Int64
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		served.Add(1)
@@ -29,14 +31,14 @@ func TestPreparer(t *testing.T) {
 	defer srv.Close()
 	strict, _ := upstream.NewPolicy(nil, nil)
 	hc := &http.Client{Transport: strict.RoundTripper(strict.Transport(http.DefaultTransport.(*http.Transport))), CheckRedirect: strict.CheckRedirect}
-	p := NewPreparer(testConfig(), NewBudget(128<<20), hc, 10<<20, nil, nil)
+	p := NewPreparer(cfg, NewBudget(128<<20), hc, 10<<20, nil, nil)
 	ctx := context.Background()
 	pic, err := p.FromBytes(ctx, "pogoda", big)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if pic.Width != 1280 || pic.MIME != "image/jpeg" {
-		t.Errorf("picture %dx%d %s; want shrunk to 1280 px, a JPEG", pic.Width, pic.Height, pic.MIME)
+	if pic.Width != 640 || pic.MIME != "image/jpeg" {
+		t.Errorf("picture %dx%d %s; want shrunk to 640 px, a JPEG", pic.Width, pic.Height, pic.MIME)
 	}
 	if _, err := p.FromBytes(ctx, "pogoda", []byte("not a picture")); !errors.Is(err, upstream.ErrNotImage) {
 		t.Errorf("garbage: %v; want ErrNotImage", err)
@@ -53,7 +55,7 @@ func TestPreparer(t *testing.T) {
 	}
 	allow, _ := upstream.NewPolicy([]string{srv.Listener.Addr().String()}, nil)
 	hc.Transport = allow.RoundTripper(allow.Transport(http.DefaultTransport.(*http.Transport)))
-	if pic, err := p.FromURL(ctx, "pogoda", srv.URL+"/cat.png"); err != nil || pic.Width != 1280 {
+	if pic, err := p.FromURL(ctx, "pogoda", srv.URL+"/cat.png"); err != nil || pic.Width != 640 {
 		t.Errorf("an allowed URL: %v, %dx%d; want the picture shrunk", err, pic.Width, pic.Height)
 	}
 }
