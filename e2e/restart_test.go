@@ -17,7 +17,7 @@ import (
 // A restart under steady traffic in webhook mode, the way `docker compose
 // restart` or `systemctl restart` does it minus the container engine's own
 // share: SIGTERM, wait for the exit, start a new process at once, while a
-// message comes every 25 ms. With the bot's own listener (compose) each POST
+// message comes every 25 ms, until the new process has answered 20. With the bot's own listener (compose) each POST
 // that comes between the old process's last answer and the new one's first is
 // refused, and the REST API only logs it: that loss is measured and logged.
 // With the socket held by the test (systemd socket activation) nothing may be
@@ -30,7 +30,7 @@ func TestRestartUnderTraffic(t *testing.T) {
 		socket bool
 	}{{"own listener", false}, {"passed socket", true}} {
 		t.Run(tt.name, func(t *testing.T) {
-			const total, interval = 160, 25 * time.Millisecond
+			const interval = 25 * time.Millisecond
 			simLog := &testkit.SyncBuffer{}
 			w := newWorld(t, sim.Config{Lossless: true, Latency: sim.Latency{Send: 10 * time.Millisecond},
 				Logger: slog.New(slog.NewTextHandler(simLog, &slog.HandlerOptions{Level: slog.LevelWarn}))})
@@ -63,18 +63,27 @@ func TestRestartUnderTraffic(t *testing.T) {
 				t.Fatal(err)
 			}
 			p := start()
+			// Traffic runs until the new process has answered 20 frames of
+			// its own, however long the restart takes.
 			var traffic sync.WaitGroup
-			defer traffic.Wait()
+			var total int
+			quit := make(chan struct{})
+			stopTraffic := sync.OnceFunc(func() { close(quit); traffic.Wait() })
+			defer stopTraffic()
 			traffic.Go(func() {
-				for i := range total {
-					if _, err := w.sim.Deliver(sim.Message{From: fmt.Sprintf("+4877%d00%04d", boolInt(tt.socket), i), Text: "!pomoc"}); err != nil {
+				for ; ; total++ {
+					select {
+					case <-quit:
+						return
+					case <-time.After(interval):
+					}
+					if _, err := w.sim.Deliver(sim.Message{From: fmt.Sprintf("+4877%d00%04d", boolInt(tt.socket), total), Text: "!pomoc"}); err != nil {
 						t.Error(err)
 						return
 					}
-					time.Sleep(interval)
 				}
 			})
-			w.waitSent(t, total/6)
+			w.waitSent(t, 20)
 			t0 := time.Now()
 			if code := p.stop(t, syscall.SIGTERM); code != 0 {
 				t.Fatalf("exit code %d after SIGTERM; want 0", code)
@@ -83,10 +92,11 @@ func TestRestartUnderTraffic(t *testing.T) {
 			t1 := time.Now()
 			p = start()
 			started := time.Since(t1)
-			traffic.Wait()
+			w.waitSent(t, len(w.sim.Sent())+20)
+			stopTraffic()
 			testkit.WaitFor(t, "every POST answered or failed", func() bool {
 				st := w.sim.Stats()
-				return st.WebhookPosted+st.WebhookFailed == total
+				return st.WebhookPosted+st.WebhookFailed == int64(total)
 			})
 			st := w.sim.Stats()
 			sent := w.waitSent(t, int(st.WebhookPosted))
