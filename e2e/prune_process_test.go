@@ -43,8 +43,9 @@ func TestOneOffSenders(t *testing.T) {
 		}
 		env["STATE_PATH"], env["STATE_FORGET_AFTER"] = path, forget
 		p := startBot(t, bin, env)
+		answered := len(w.sim.Sent())      // counted before the reply can come
 		w.say(t, "+48699000000", "!pomoc") // the bot is up and answering
-		w.waitSent(t, len(w.sim.Sent())+1)
+		w.waitSent(t, answered+1)
 		f := footprint{rss: procStatus(t, p.cmd.Process.Pid, "VmRSS"), hwm: procStatus(t, p.cmd.Process.Pid, "VmHWM")}
 		if code := p.stop(t, syscall.SIGTERM); code != 0 {
 			t.Fatalf("%s: exit %d", name, code)
