@@ -22,7 +22,7 @@ const (
 
 // subscriber is one websocket client of GET /v1/receive/{number}.
 type subscriber struct {
-	conn   *websocket.Conn
+	conn   *websocket.Conn // set under Sim.mu once the handshake is done; nil before
 	number string
 	// frames is unbuffered, like the real server's per-client channel: a lossy offer succeeds
 	// only while the writer goroutine waits in its select, so frames offered while it writes
@@ -47,16 +47,31 @@ func (s *Sim) handleReceive(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer s.wg.Done()
+	sub := &subscriber{
+		number: number,
+		frames: make(chan []byte), queue: make(chan []byte, queueDepth), done: make(chan struct{}),
+		freeze: make(chan struct{}),
+	}
+	// Registered before the handshake is answered: once the client has its
+	// 101, a frame offered waits for the writer instead of finding nobody.
+	// (The real server registers a moment after the 101 and loses a frame
+	// offered in between by scheduling alone; see offerOne.)
+	s.addSub(sub)
 	conn, err := s.upgrader.Upgrade(w, r, nil)
 	if err != nil {
+		s.dropSub(sub)
 		b, _ := json.Marshal(errorBody{Error: err.Error()})
 		_, _ = w.Write(b)
 		return
 	}
-	sub := &subscriber{
-		conn: conn, number: number,
-		frames: make(chan []byte), queue: make(chan []byte, queueDepth), done: make(chan struct{}),
-		freeze: make(chan struct{}),
+	s.mu.Lock()
+	sub.conn = conn
+	s.mu.Unlock()
+	select {
+	case <-sub.done: // dropped (Disconnect, Close) during the handshake
+		conn.Close()
+		return
+	default:
 	}
 	s.wg.Add(1)
 	go s.writeLoop(sub)
@@ -80,7 +95,6 @@ func (s *Sim) readLoop(sub *subscriber) {
 func (s *Sim) writeLoop(sub *subscriber) {
 	defer s.wg.Done()
 	defer sub.conn.Close()
-	s.addSub(sub)
 	ping := time.NewTicker(s.pingInterval)
 	defer ping.Stop()
 	for {
@@ -135,28 +149,27 @@ func (s *Sim) writeFrame(sub *subscriber, f []byte) error {
 	return nil
 }
 
-// addSub registers sub unless its connection has already ended.
+// addSub registers sub.
 func (s *Sim) addSub(sub *subscriber) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	select {
-	case <-sub.done:
-		return
-	default:
-	}
 	s.subs[sub] = struct{}{}
 	s.notifySubsLocked()
 	s.log.Debug("websocket client connected", "number", sub.number, "subscribers", len(s.subs))
 }
 
-// dropSub unregisters sub, stops its writer and closes its socket.
+// dropSub unregisters sub, stops its writer and closes its socket, if the
+// handshake has made one.
 func (s *Sim) dropSub(sub *subscriber) {
 	s.mu.Lock()
 	delete(s.subs, sub)
 	sub.once.Do(func() { close(sub.done) })
 	s.notifySubsLocked()
+	conn := sub.conn
 	s.mu.Unlock()
-	_ = sub.conn.Close()
+	if conn != nil {
+		_ = conn.Close()
+	}
 }
 
 // notifySubsLocked wakes WaitSubscribers callers; s.mu must be held.

@@ -75,6 +75,31 @@ func TestReceiveNoSubscriberDropsFrame(t *testing.T) {
 	}
 }
 
+// A client whose dial has returned is registered already: a frame offered
+// at once reaches it, in both loss modes. (The real server registers a
+// moment after its 101, and a frame offered in between reaches nobody.)
+func TestReceiveRegisteredBeforeTheHandshakeIsAnswered(t *testing.T) {
+	for _, lossless := range []bool{false, true} {
+		h := start(t, Config{Lossless: lossless})
+		wsURL := "ws" + strings.TrimPrefix(h.url, "http") + "/v1/receive/" + h.sim.Number()
+		conn, res, err := websocket.DefaultDialer.DialContext(h.ctx(), wsURL, nil)
+		if err != nil {
+			t.Fatalf("dial: %v", err)
+		}
+		res.Body.Close()
+		if n := h.sim.Stats().Subscribers; n != 1 {
+			t.Errorf("lossless %v: %d subscribers as the dial returns; want 1", lossless, n)
+		}
+		if _, err := h.sim.Deliver(Message{Text: "at once"}); err != nil {
+			t.Fatalf("Deliver: %v", err)
+		}
+		if got := readFrame(t, conn); got["envelope"] == nil {
+			t.Errorf("lossless %v: frame %v; want the message's envelope", lossless, got)
+		}
+		conn.Close()
+	}
+}
+
 func TestReceiveBurstLoss(t *testing.T) {
 	const n = 20
 	tests := []struct {
