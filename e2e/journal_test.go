@@ -3,7 +3,6 @@ package e2e
 import (
 	"bytes"
 	"fmt"
-	"net"
 	"strings"
 	"syscall"
 	"testing"
@@ -296,12 +295,7 @@ func TestWebhookAnswerIsDurable(t *testing.T) {
 	const who = "+48783000001"
 	w := newWorld(t, sim.Config{Lossless: true, Latency: sim.Latency{Send: time.Hour}}) // no send finishes
 	w.env["RECEIVE_MODE"], w.env["STATE_COMMIT_INTERVAL"], w.env["WEBHOOK_TOKEN"] = "webhook", "1m", botest.WebhookToken
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
+	addr := testkit.FreeAddr(t)
 	w.env["HTTP_ADDR"] = addr
 	if err := w.sim.SetWebhookURL(webhookURL(addr)); err != nil {
 		t.Fatal(err)

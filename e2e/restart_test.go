@@ -42,13 +42,14 @@ func TestRestartUnderTraffic(t *testing.T) {
 			w.env["OTEL_TRACES_EXPORTER"], w.env["POOL_SIZE_CAT"], w.env["POOL_SIZE_KOT"] = "none", "0", "0"
 			w.env["GORACE"] = "atexit_sleep_ms=0"
 			start := func() *proc { return startBot(t, bin, w.env) }
-			ln, err := net.Listen("tcp", "127.0.0.1:0")
-			if err != nil {
-				t.Fatal(err)
-			}
-			addr := ln.Addr().String()
+			addr := testkit.FreeAddr(t) // the bot listens on it itself, each process anew
 			if tt.socket {
+				ln, err := net.Listen("tcp", "127.0.0.1:0")
+				if err != nil {
+					t.Fatal(err)
+				}
 				defer ln.Close()
+				addr = ln.Addr().String()
 				f, err := ln.(*net.TCPListener).File()
 				if err != nil {
 					t.Fatal(err)
@@ -56,7 +57,6 @@ func TestRestartUnderTraffic(t *testing.T) {
 				defer f.Close()
 				start = func() *proc { return startActivated(t, bin, w.env, f) }
 			} else {
-				ln.Close() // the bot listens on this address itself, each process anew
 				w.env["HTTP_ADDR"] = addr
 			}
 			if err := w.sim.SetWebhookURL(webhookURL(addr)); err != nil {

@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"context"
-	"net"
 	"net/http/httptest"
 	"path/filepath"
 	"testing"
@@ -61,24 +60,12 @@ func newWorld(t *testing.T, cfg sim.Config) *world {
 func webhookWorld(t *testing.T) *world {
 	t.Helper()
 	w := newWorld(t, sim.Config{Lossless: true})
-	addr := freeAddr(t)
+	addr := testkit.FreeAddr(t)
 	w.env["RECEIVE_MODE"], w.env["HTTP_ADDR"], w.env["WEBHOOK_TOKEN"] = "webhook", addr, botest.WebhookToken
 	if err := w.sim.SetWebhookURL(webhookURL(addr)); err != nil {
 		t.Fatal(err)
 	}
 	return w
-}
-
-// freeAddr is a loopback address free a moment ago, for a bot process to
-// listen on itself.
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().String()
 }
 
 // webhookURL is the webhook a process bot at addr serves, with the token

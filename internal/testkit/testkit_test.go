@@ -2,6 +2,8 @@ package testkit
 
 import (
 	"fmt"
+	"net"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -35,4 +37,22 @@ func TestWaitForReturnsOnceTheConditionHolds(t *testing.T) {
 	if d := time.Since(start); d > time.Second {
 		t.Errorf("took %v for three polls; want milliseconds", d)
 	}
+}
+
+// FreeAddr's port is below the ephemeral range and free: the test can
+// listen on it.
+func TestFreeAddr(t *testing.T) {
+	addr := FreeAddr(t)
+	_, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p, _ := strconv.Atoi(port); p < 10000 || p >= ephemeralLow() {
+		t.Errorf("port %d; want from 10000 up to the ephemeral range's %d", p, ephemeralLow())
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		t.Fatalf("listen on %s: %v", addr, err)
+	}
+	ln.Close()
 }

@@ -5,11 +5,11 @@ import (
 	"context"
 	"encoding/json"
 	"maps"
-	"net"
 	"strings"
 	"testing"
 	"time"
 
+	"signal-bot/internal/testkit"
 	"signal-bot/pkg/botest"
 	"signal-bot/pkg/sim"
 )
@@ -260,13 +260,7 @@ func TestExpiredOverrideRestoresCooldown(t *testing.T) {
 // closedURL is the URL of a loopback port nobody listens on.
 func closedURL(t *testing.T) string {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	l.Close()
-	return "http://" + addr
+	return "http://" + testkit.FreeAddr(t)
 }
 
 // The closed loop waits out the bot's rate limit on /_selftest instead of

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -13,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"signal-bot/internal/testkit"
 	"signal-bot/pkg/botest"
 	"signal-bot/pkg/sim"
 )
@@ -34,17 +34,6 @@ func jaegerBinary(t *testing.T) string {
 		t.Fatalf("CI run without the Jaeger scripts/test.sh builds: %v", err)
 	}
 	return bin
-}
-
-// freeAddr is a loopback address nobody listens on now.
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().String()
 }
 
 // persistentJaeger is Jaeger with otel/jaeger-badger.yaml on ports of its
@@ -123,7 +112,7 @@ func (j *persistentJaeger) stop() {
 // the same timing block, after Jaeger is stopped and started again.
 func TestTraceSurvivesJaegerRestart(t *testing.T) {
 	j := &persistentJaeger{t: t, bin: jaegerBinary(t), dir: t.TempDir(),
-		otlp: freeAddr(t), query: freeAddr(t), grpc: freeAddr(t), hlth: freeAddr(t)}
+		otlp: testkit.FreeAddr(t), query: testkit.FreeAddr(t), grpc: testkit.FreeAddr(t), hlth: testkit.FreeAddr(t)}
 	j.start()
 	defer j.stop()
 	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", "http://"+j.otlp)
