@@ -101,6 +101,7 @@ func TestTextCommandSurvivesKill(t *testing.T) {
 	if code := p.stop(t, syscall.SIGKILL); code != -1 {
 		t.Fatalf("exit code %d after SIGKILL; want -1", code)
 	}
+	w.quiet(t)
 	w.sim.ClearSent()
 	startBot(t, bin, w.env)
 	inGroup(member, "!zasady")

@@ -102,6 +102,13 @@ func (w *world) subscribed(t *testing.T) {
 	testkit.WaitFor(t, "the bot's subscription", func() bool { return w.sim.Stats().Subscribers == 1 })
 }
 
+// quiet waits until the simulator serves no request: a killed bot's sends
+// have ended, each recorded or abandoned, so what Sent says stays true.
+func (w *world) quiet(t *testing.T) {
+	t.Helper()
+	testkit.WaitFor(t, "the simulator quiet", func() bool { return w.sim.Stats().InFlight == 0 })
+}
+
 // unsubscribed waits until a stopped bot's socket is gone.
 func (w *world) unsubscribed(t *testing.T) {
 	t.Helper()

@@ -4,9 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net/http"
+	"strings"
 	"testing"
 	"time"
 
+	"signal-bot/internal/testkit"
 	"signal-bot/pkg/signalid"
 )
 
@@ -92,5 +95,35 @@ func TestUUIDOf(t *testing.T) {
 	}
 	if a[14] != '4' {
 		t.Errorf("UUIDOf version digit = %c; want 4", a[14])
+	}
+}
+
+// Stats.InFlight counts a send while it is under way and lets it go when
+// its client does: a test can wait for a killed client's sends to end.
+func TestStatsInFlight(t *testing.T) {
+	h := start(t, Config{Latency: Latency{Send: time.Hour}})
+	ctx, cancel := context.WithCancel(h.ctx())
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, h.url+"/v2/send",
+		strings.NewReader(sendBody(DefaultNumber, []string{DefaultSender}, "hi", nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	done := make(chan error, 1)
+	go func() {
+		res, err := h.http.Do(req)
+		if err == nil {
+			res.Body.Close()
+		}
+		done <- err
+	}()
+	testkit.WaitFor(t, "the send in flight", func() bool { return h.sim.Stats().InFlight == 1 })
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Errorf("send: %v; want it cancelled", err)
+	}
+	testkit.WaitFor(t, "no request in flight", func() bool { return h.sim.Stats().InFlight == 0 })
+	if st := h.sim.Stats(); st.Sends != 0 {
+		t.Errorf("%d sends recorded; want none (the client went away during the send)", st.Sends)
 	}
 }

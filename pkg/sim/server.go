@@ -48,6 +48,8 @@ func (s *Sim) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.log.DebugContext(r.Context(), "request", "method", r.Method, "path", r.URL.Path)
+	s.stats.inFlight.Add(1)
+	defer s.stats.inFlight.Add(-1)
 	s.mux.ServeHTTP(w, r) // sets the path values, which Handler does not
 }
 

@@ -21,6 +21,7 @@ type Stats struct {
 	WebhookPosted       int64 `json:"webhook_posted"` // lines the webhook answered 200 or 201
 	WebhookFailed       int64 `json:"webhook_failed"` // lines lost: any other answer, no answer, or not postable
 	Subscribers         int   `json:"subscribers"`
+	InFlight            int64 `json:"in_flight"` // requests being served now; an open websocket is one
 
 	// The rate limits (Limits); injected 429s count as faults, not here.
 	RateLimited       int64 `json:"rate_limited"`            // /v2/send answered 429: every recipient was over its limit, or the uploads were
@@ -34,6 +35,7 @@ type counters struct {
 	typing, reactions, receipts              atomic.Int64
 	webhookPosted, webhookFailed             atomic.Int64
 	rateLimited, recipientsLimited           atomic.Int64
+	inFlight                                 atomic.Int64
 }
 
 // Stats returns a snapshot of the counters and the current number of websocket clients.
@@ -57,6 +59,7 @@ func (s *Sim) Stats() Stats {
 		WebhookPosted:       c.webhookPosted.Load(),
 		WebhookFailed:       c.webhookFailed.Load(),
 		Subscribers:         subs,
+		InFlight:            c.inFlight.Load(),
 		RateLimited:         c.rateLimited.Load(),
 		RecipientsLimited:   c.recipientsLimited.Load(),
 	}
