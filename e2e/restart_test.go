@@ -5,7 +5,6 @@ import (
 	"log/slog"
 	"net"
 	"sync"
-	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -18,9 +17,10 @@ import (
 // A restart under steady traffic in webhook mode, the way `docker compose
 // restart` or `systemctl restart` does it minus the container engine's own
 // share: SIGTERM, wait for the exit, start a new process at once, while a
-// message comes every 25 ms, until the new process has answered 20 (160 at most). With the bot's own listener (compose) each POST
-// that comes between the old process's last answer and the new one's first is
-// refused, and the REST API only logs it: that loss is measured and logged.
+// message comes every 25 ms until the new process has answered 20 (160 at
+// most). With the bot's own listener (compose) each POST that comes between
+// the old process's last answer and the new one's first is refused, and the
+// REST API only logs it: that loss is measured and logged.
 // With the socket held by the test (systemd socket activation) nothing may be
 // lost. Either way every POST answered 200 gets exactly one reply.
 func TestRestartUnderTraffic(t *testing.T) {
@@ -71,7 +71,7 @@ func TestRestartUnderTraffic(t *testing.T) {
 			// to close its listener, and would be cut at SHUTDOWN_TIMEOUT.
 			const most = 160
 			var traffic sync.WaitGroup
-			var total atomic.Int64
+			total := 0 // written by the traffic alone; read once it has stopped
 			quit, ended := make(chan struct{}), make(chan struct{})
 			stopTraffic := sync.OnceFunc(func() { close(quit); traffic.Wait() })
 			defer stopTraffic()
@@ -87,7 +87,7 @@ func TestRestartUnderTraffic(t *testing.T) {
 						t.Error(err)
 						return
 					}
-					total.Add(1)
+					total++
 				}
 			})
 			w.waitSent(t, 20)
@@ -111,7 +111,7 @@ func TestRestartUnderTraffic(t *testing.T) {
 			stopTraffic()
 			testkit.WaitFor(t, "every POST answered or failed", func() bool {
 				st := w.sim.Stats()
-				return st.WebhookPosted+st.WebhookFailed == total.Load()
+				return st.WebhookPosted+st.WebhookFailed == int64(total)
 			})
 			st := w.sim.Stats()
 			sent := w.waitSent(t, int(st.WebhookPosted))
@@ -127,7 +127,7 @@ func TestRestartUnderTraffic(t *testing.T) {
 				t.Errorf("exit code %d after the second SIGTERM; want 0", code)
 			}
 			t.Logf("restart, %s: SIGTERM to exit %v, exit to the new process serving %v; %d of %d messages lost (one every %v)",
-				tt.name, stopped.Round(time.Millisecond), started.Round(time.Millisecond), st.WebhookFailed, total.Load(), interval)
+				tt.name, stopped.Round(time.Millisecond), started.Round(time.Millisecond), st.WebhookFailed, total, interval)
 		})
 	}
 }

@@ -95,8 +95,9 @@ func (w *world) waitSent(t *testing.T, n int) []sim.Sent {
 }
 
 // subscribed waits until the simulator has the bot's websocket as its one
-// subscriber: /healthz says connected once the dial is done, and a burst
-// delivered before the simulator registers the socket reaches nobody.
+// subscriber: a stopped bot's socket can stay registered a moment after the
+// new bot's is (the simulator registers a client before answering its
+// handshake, so startBot's wait for "connected" covers the new one).
 func (w *world) subscribed(t *testing.T) {
 	t.Helper()
 	testkit.WaitFor(t, "the bot's subscription", func() bool { return w.sim.Stats().Subscribers == 1 })

@@ -192,10 +192,9 @@ func health(base string) (healthz, error) {
 	return h, nil
 }
 
-// waitConnected waits (10 s at most) until the simulator has registered the
-// bot's websocket. The bot's /healthz says connected as soon as its dial
-// returns, a moment before the simulator's writer registers it; a frame
-// offered in that moment has no subscriber and is lost, as on the real server.
+// waitConnected waits (10 s at most) until the simulator has the bot's
+// websocket, which it registers before answering the handshake: from then
+// on no frame is lost for want of a subscriber.
 func waitConnected(ctx context.Context, s *sim.Sim) error {
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
